@@ -1,0 +1,13 @@
+import { type RouteConfig, index, route } from '@react-router/dev/routes';
+
+export default [
+  index('routes/root-redirect.tsx'),
+  route(':locale', 'routes/locale-layout.tsx', [
+    index('routes/home.tsx'),
+    route('videos', 'routes/content-page.tsx', { id: 'content-videos' }),
+    route('our-story', 'routes/content-page.tsx', { id: 'content-our-story' }),
+    route('faq', 'routes/content-page.tsx', { id: 'content-faq' }),
+    route('contact-us', 'routes/content-page.tsx', { id: 'content-contact-us' }),
+    route('*', 'routes/not-found.tsx'),
+  ]),
+] satisfies RouteConfig;

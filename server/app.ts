@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerCsrfProtection } from './http/csrf';
+import { registerErrorHandling } from './http/error-handler';
+import { registerRequestContext } from './http/request-context';
+import { healthRoutes } from './http/routes/health.routes';
+import { siteRoutes } from './http/routes/site.routes';
+import { userRoutes } from './http/routes/user.routes';
+import { registerStorefront, type ServerBuildSource } from './http/storefront';
+import { zodValidatorCompiler } from './http/validation';
+import { NotFoundError } from './shared/errors';
+import type { AppContext } from './shared/context';
+
+export interface BuildAppOptions {
+  appContext: AppContext;
+  /** Where the storefront comes from: the production build, or Vite in development. */
+  storefront?: { loadBuild: ServerBuildSource; mode: 'development' | 'production'; clientDir?: string };
+  /** Vite's connect middleware in development (assets, HMR). */
+  devMiddleware?: (app: FastifyInstance) => Promise<void>;
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
+
+export async function buildApp({ appContext, storefront, devMiddleware }: BuildAppOptions): Promise<FastifyInstance> {
+  const { env } = appContext;
+  const app = Fastify({
+    loggerInstance: appContext.log as FastifyBaseLogger,
+    bodyLimit: env.BODY_LIMIT_BYTES,
+    trustProxy: env.TRUST_PROXY,
+    forceCloseConnections: 'idle',
+    requestIdHeader: false,
+    // An upstream proxy's id is kept so one request can be followed across hops.
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    // The analytics snippet of SPEC section 7 is operator-supplied inline script, so a
+    // strict CSP would break it; the other protections stay on.
+    contentSecurityPolicy: false,
+    crossOriginEmbedderPolicy: false,
+  });
+  registerRequestContext(app, appContext);
+  registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });
+  registerCsrfProtection(app, { secureCookies: env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https')) });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Shop API', version: '1.0.0', description: 'Envelope {code, msg, data}; code 200 is success.' },
+      components: {
+        securitySchemes: {
+          token: { type: 'apiKey', in: 'header', name: 'token' },
+          sign: { type: 'apiKey', in: 'header', name: 'sign' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  await app.register(healthRoutes, { appContext });
+
+  await app.register(
+    async (api) => {
+      await api.register(siteRoutes);
+      await api.register(userRoutes);
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.all('/*', { schema: { hide: true } }, async (request) => {
+        throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
+      });
+    },
+    { prefix: '/v1' },
+  );
+  app.all('/v2/*', { schema: { hide: true } }, async (request) => {
+    throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
+  });
+
+  await app.register(fastifyStatic, {
+    root: path.join(env.dataDir, 'images'),
+    prefix: '/images/',
+    decorateReply: false,
+    maxAge: '7d',
+  });
+
+  if (devMiddleware) await devMiddleware(app);
+  if (storefront?.clientDir) {
+    await app.register(fastifyStatic, {
+      root: storefront.clientDir,
+      prefix: '/',
+      wildcard: false,
+      decorateReply: false,
+      setHeaders(res, filePath) {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+      },
+    });
+  }
+  if (storefront) await registerStorefront(app, storefront);
+
+  return app;
+}

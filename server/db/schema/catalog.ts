@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { localizedText, timestamps } from './columns';
+
+/**
+ * A product group is either a category (the navigation tree, `parent_id` links levels) or a
+ * collection (a curated home-page section such as "New arrivals"). A product can sit in
+ * one category and any number of collections through `product_group_members`.
+ */
+export const productGroups = pgTable(
+  'product_groups',
+  {
+    id: serial('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    kind: text('kind', { enum: ['category', 'collection'] }).notNull(),
+    parentId: integer('parent_id'),
+    name: localizedText('name').notNull(),
+    description: localizedText('description').notNull(),
+    image: text('image'),
+    sort: integer('sort').notNull().default(0),
+    visible: boolean('visible').notNull().default(true),
+    ...timestamps,
+  },
+  (table) => [index('product_groups_kind_sort_idx').on(table.kind, table.sort)],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: serial('id').primaryKey(),
+    slug: text('slug').notNull().unique(),
+    name: localizedText('name').notNull(),
+    description: localizedText('description').notNull(),
+    /** SPEC section 3 service notes: 1 fast after-sale, 2 seven-day return, 3 partial free shipping, 4 free shipping. */
+    serviceNotes: smallint('service_notes').array().notNull().default(sql`'{}'::smallint[]`),
+    soldCount: integer('sold_count').notNull().default(0),
+    /** Shipping weight in grams, used by the shipping-fee rules. */
+    weightGrams: integer('weight_grams').notNull().default(500),
+    listed: boolean('listed').notNull().default(true),
+    ...timestamps,
+  },
+  (table) => [index('products_listed_created_idx').on(table.listed, table.createdAt)],
+);
+
+export const productGroupMembers = pgTable(
+  'product_group_members',
+  {
+    groupId: integer('group_id')
+      .notNull()
+      .references(() => productGroups.id, { onDelete: 'cascade' }),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    sort: integer('sort').notNull().default(0),
+  },
+  (table) => [
+    primaryKey({ columns: [table.groupId, table.productId] }),
+    index('product_group_members_product_idx').on(table.productId),
+  ],
+);
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    width: integer('width').notNull(),
+    height: integer('height').notNull(),
+    alt: localizedText('alt'),
+    sort: integer('sort').notNull().default(0),
+  },
+  (table) => [index('product_images_product_idx').on(table.productId, table.sort)],
+);
+
+/** An option axis of a product such as colour or size. */
+export const productProperties = pgTable(
+  'product_properties',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    name: localizedText('name').notNull(),
+    sort: integer('sort').notNull().default(0),
+  },
+  (table) => [index('product_properties_product_idx').on(table.productId)],
+);
+
+export const productPropertyValues = pgTable(
+  'product_property_values',
+  {
+    id: serial('id').primaryKey(),
+    propertyId: integer('property_id')
+      .notNull()
+      .references(() => productProperties.id, { onDelete: 'cascade' }),
+    value: localizedText('value').notNull(),
+    /** A CSS colour for colour swatches on cards; null for non-colour axes. */
+    swatch: varchar('swatch', { length: 32 }),
+    image: text('image'),
+    sort: integer('sort').notNull().default(0),
+  },
+  (table) => [index('product_property_values_property_idx').on(table.propertyId)],
+);
+
+/**
+ * One sellable combination: one value of each property. Prices are integer minor units
+ * of `currency`; stock can never go below zero (check constraint backs the order guard).
+ */
+export const productSkus = pgTable(
+  'product_skus',
+  {
+    id: serial('id').primaryKey(),
+    productId: integer('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    code: text('code').notNull().unique(),
+    valueIds: integer('value_ids').array().notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    currency: varchar('currency', { length: 3 }).notNull(),
+    stock: integer('stock').notNull().default(0),
+    image: text('image'),
+    ...timestamps,
+  },
+  (table) => [
+    index('product_skus_product_idx').on(table.productId),
+    check('product_skus_stock_non_negative', sql`${table.stock} >= 0`),
+    check('product_skus_price_non_negative', sql`${table.priceMinor} >= 0`),
+  ],
+);

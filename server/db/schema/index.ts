@@ -1,0 +1,3 @@
+export * from './site';
+export * from './catalog';
+export * from './customers';

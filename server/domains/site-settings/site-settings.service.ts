@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import { pickText, type Locale } from '../../../i18n/locales';
+import { siteSettings } from '../../db/schema';
+import type { AppContext } from '../../shared/context';
+import { DEFAULT_SITE_SETTINGS, type SiteSettings } from './site-settings.defaults';
+
+/**
+ * Settings change rarely and are read on every page, so each process keeps them for a few
+ * seconds. With several copies a change made on one shows on the others within that time.
+ */
+const CACHE_MILLISECONDS = 5_000;
+let cached: { settings: SiteSettings; loadedAt: number; db: unknown } | null = null;
+
+export async function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {
+  if (cached && cached.db === ctx.db && Date.now() - cached.loadedAt < CACHE_MILLISECONDS) return cached.settings;
+  const rows = await ctx.db.select().from(siteSettings);
+  const stored = Object.fromEntries(rows.map((row) => [row.key, row.value]));
+  const settings = { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
+  cached = { settings, loadedAt: Date.now(), db: ctx.db };
+  return settings;
+}
+
+export async function updateSiteSettings(ctx: AppContext, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+  const entries = Object.entries(changes).filter(([, value]) => value !== undefined);
+  if (entries.length > 0) {
+    await ctx.db
+      .insert(siteSettings)
+      .values(entries.map(([key, value]) => ({ key, value })))
+      .onConflictDoUpdate({ target: siteSettings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
+  }
+  cached = null;
+  return getSiteSettings(ctx);
+}
+
+/** Writes every default that is not stored yet; never overwrites an operator's change. */
+export async function seedSiteSettings(ctx: AppContext): Promise<void> {
+  await ctx.db
+    .insert(siteSettings)
+    .values(Object.entries(DEFAULT_SITE_SETTINGS).map(([key, value]) => ({ key, value })))
+    .onConflictDoNothing();
+  cached = null;
+}
+
+/** `GET /v1/siteManage`: what the storefront needs for SEO, analytics and checkout. */
+export function siteManageView(settings: SiteSettings, locale: Locale) {
+  return {
+    seo_image: settings.seo_image,
+    seo_title: pickText(settings.seo_title, locale),
+    seo_keyword: pickText(settings.seo_keyword, locale),
+    seo_description: pickText(settings.seo_description, locale),
+    client_id: settings.client_id,
+    analysis_code: settings.analysis_code,
+    currency: settings.currency,
+    country_list: settings.country_list,
+  };
+}
+
+/** `GET /v1/sys/conf`: the SEO triple the server render reads for every page head. */
+export function seoConfigView(settings: SiteSettings, locale: Locale) {
+  return {
+    title: pickText(settings.seo_title, locale),
+    keyword: pickText(settings.seo_keyword, locale),
+    desc: pickText(settings.seo_description, locale),
+  };
+}
+
+/** `GET /v1/config`: the site configuration of SPEC section 3 plus the app config. */
+export function siteConfigView(settings: SiteSettings, locale: Locale, client: number) {
+  return {
+    appName: pickText(settings.shop_name, locale),
+    logo: settings.logo,
+    title: pickText(settings.seo_title, locale),
+    keyword: pickText(settings.seo_keyword, locale),
+    desc: pickText(settings.seo_description, locale),
+    client,
+    analysis_code: settings.analysis_code,
+    currency: settings.currency,
+    country_list: settings.country_list,
+    exchange_rates: settings.exchange_rates,
+    baseApiUrl: '',
+    imageUploadUrl: '',
+    contact_email: settings.contact_email,
+    contact_phone: settings.contact_phone,
+  };
+}

@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { translate } from '../../i18n';
+import { AppError, isDatabaseUnavailable } from '../shared/errors';
+import { failure } from './envelope';
+import { requestLocale } from './request-context';
+import { RequestValidationError, describeIssue } from './validation';
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
+interface Mapped {
+  status: number;
+  code: number;
+  msg: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * The one table from "what went wrong" to HTTP status, envelope code and message.
+ * Anything not listed is a bug: logged with its stack, answered as a bare 500.
+ */
+export function mapError(error: FastifyError | Error, request: FastifyRequest, bodyLimit: number): Mapped {
+  const locale = request.ctx?.locale ?? requestLocale(request);
+  if (error instanceof AppError) {
+    const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
+    return { status: error.httpStatus, code: error.envelopeCode, msg: translate(locale, error.messageKey, error.params), headers };
+  }
+  if (error instanceof RequestValidationError) {
+    return { status: 400, code: 400, msg: describeIssue(locale, error.issues[0], error.part) };
+  }
+  const code = (error as FastifyError).code;
+  const statusCode = (error as FastifyError).statusCode;
+  switch (code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: 400, msg: translate(locale, 'error.malformedJson') };
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: 413, msg: translate(locale, 'error.bodyTooLarge', { limit: formatBytes(bodyLimit) }) };
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return {
+        status: 415,
+        code: 415,
+        msg: translate(locale, 'error.unsupportedMediaType', { type: String(request.headers['content-type'] ?? '') }),
+      };
+  }
+  if (statusCode === 429) {
+    const seconds = Number((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 60);
+    return { status: 429, code: 429, msg: translate(locale, 'error.tooManyRequests', { seconds }) };
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return { status: 503, code: 503, msg: translate(locale, 'error.serviceUnavailable'), headers: { 'retry-after': '5' } };
+  }
+  if (statusCode && statusCode >= 400 && statusCode < 500) {
+    return { status: statusCode, code: statusCode, msg: translate(locale, 'error.badRequest') };
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return { status: 500, code: 500, msg: translate(locale, 'error.internal') };
+}
+
+export function isApiRequest(request: FastifyRequest): boolean {
+  return request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/v2/');
+}
+
+export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit: number }): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    const mapped = mapError(error, request, options.bodyLimit);
+    if (mapped.headers) reply.headers(mapped.headers);
+    reply.status(mapped.status);
+    if (isApiRequest(request)) return reply.send(failure(mapped.code, mapped.msg));
+    return reply.type('text/plain; charset=utf-8').send(mapped.msg);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const locale = request.ctx?.locale ?? requestLocale(request);
+    const path = request.url.split('?')[0];
+    reply.status(404).send(failure(404, translate(locale, 'error.routeNotFound', { path })));
+  });
+}

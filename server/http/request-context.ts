@@ -1,0 +1,46 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, normalizeLocale, type Locale } from '../../i18n/locales';
+import type { AppContext, RequestContext } from '../shared/context';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: RequestContext;
+  }
+}
+
+export const LOCALE_COOKIE = 'lang';
+export const DEFAULT_CLIENT = 4;
+
+/**
+ * The language of API messages: the `lang` header (SPEC section 7), then the locale
+ * cookie, then Accept-Language, then Chinese.
+ */
+export function requestLocale(request: FastifyRequest): Locale {
+  const header = request.headers.lang;
+  return (
+    normalizeLocale(Array.isArray(header) ? header[0] : header) ??
+    (isLocale(request.cookies?.[LOCALE_COOKIE]) ? (request.cookies[LOCALE_COOKIE] as Locale) : undefined) ??
+    localeFromAcceptLanguage(request.headers['accept-language']) ??
+    DEFAULT_LOCALE
+  );
+}
+
+function requestClient(request: FastifyRequest): number {
+  const value = Number(request.headers.client);
+  return Number.isInteger(value) && value > 0 && value < 1000 ? value : DEFAULT_CLIENT;
+}
+
+export function registerRequestContext(app: FastifyInstance, appContext: AppContext): void {
+  app.decorateRequest('ctx', null as unknown as RequestContext);
+  app.addHook('onRequest', async (request, reply) => {
+    request.ctx = {
+      ...appContext,
+      log: request.log as AppContext['log'],
+      locale: requestLocale(request),
+      client: requestClient(request),
+      requestId: request.id,
+      user: null,
+    };
+    reply.header('x-request-id', request.id);
+  });
+}

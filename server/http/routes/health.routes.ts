@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../shared/context';
+
+const READINESS_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms).unref()),
+  ]);
+}
+
+/** Liveness says the process answers; readiness says it can serve real traffic. */
+export async function healthRoutes(app: FastifyInstance, options: { appContext: AppContext }): Promise<void> {
+  const { appContext } = options;
+  app.get('/healthz', { logLevel: 'warn', schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
+    const checks = await Promise.all([
+      withTimeout(appContext.database.ping(), READINESS_TIMEOUT_MS).then(
+        () => ['database', 'ok'] as const,
+        (error: Error) => {
+          request.log.warn({ err: error }, 'readiness: database unreachable');
+          return ['database', 'unavailable'] as const;
+        },
+      ),
+      withTimeout(appContext.kv.ping(), READINESS_TIMEOUT_MS).then(
+        () => [appContext.kv.kind === 'redis' ? 'redis' : 'state', 'ok'] as const,
+        () => [appContext.kv.kind === 'redis' ? 'redis' : 'state', 'unavailable'] as const,
+      ),
+    ]);
+    const ready = checks.every(([, state]) => state === 'ok');
+    reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ready' : 'unavailable', checks: Object.fromEntries(checks) };
+  });
+}

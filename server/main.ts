@@ -1,0 +1,76 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { ServerBuild } from 'react-router';
+import { buildApp, type BuildAppOptions } from './app';
+import { seedDemoData } from './db/seed';
+import { closeAppContext, openAppContext, StartupError } from './runtime';
+import { loadEnv } from './shared/env';
+import { createLogger } from './shared/logger';
+
+const BUILD_DIR = path.resolve('build');
+
+async function storefrontOptions(mode: 'development' | 'production'): Promise<Pick<BuildAppOptions, 'storefront' | 'devMiddleware'>> {
+  if (mode === 'production') {
+    const serverEntry = path.join(BUILD_DIR, 'server', 'index.js');
+    if (!fs.existsSync(serverEntry)) throw new StartupError(`No storefront build at ${serverEntry}. Run "npm run build" first.`);
+    const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
+    return { storefront: { mode, loadBuild: async () => build, clientDir: path.join(BUILD_DIR, 'client') } };
+  }
+  const { createServer } = await import('vite');
+  const vite = await createServer({ server: { middlewareMode: true }, appType: 'custom' });
+  return {
+    devMiddleware: async (app: FastifyInstance) => {
+      await app.register(import('@fastify/middie'));
+      app.use(vite.middlewares);
+      app.addHook('onClose', () => vite.close());
+    },
+    storefront: {
+      mode,
+      loadBuild: () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>,
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const env = loadEnv();
+  const log = createLogger(env);
+  const mode = env.NODE_ENV === 'development' ? 'development' : 'production';
+  let appContext;
+  try {
+    appContext = await openAppContext(env, log);
+  } catch (error) {
+    log.fatal(error instanceof StartupError ? error.message : { err: error }, 'cannot start');
+    process.exit(1);
+  }
+  try {
+    if (env.SEED_DEMO_DATA) await seedDemoData(appContext, { onlyIfEmpty: true });
+    const app = await buildApp({ appContext, ...(await storefrontOptions(mode)) });
+    await app.listen({ port: env.PORT, host: env.HOST });
+    log.info({ database: appContext.database.kind, sharedState: appContext.kv.kind, mode }, `shop ready on port ${env.PORT}`);
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      const force = setTimeout(() => {
+        log.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, 15_000).unref();
+      await app.close();
+      await closeAppContext(appContext);
+      clearTimeout(force);
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+  } catch (error) {
+    log.fatal(error instanceof StartupError ? error.message : { err: error }, 'cannot start');
+    await closeAppContext(appContext);
+    process.exit(1);
+  }
+}
+
+await main();

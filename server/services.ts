@@ -1,0 +1,16 @@
+import * as content from './domains/content/content.service';
+import * as sessions from './domains/customers/sessions.service';
+import * as siteSettings from './domains/site-settings/site-settings.service';
+
+/**
+ * The domain as the storefront sees it. Loaders receive this object through the load
+ * context instead of importing server modules, so the page bundle and the API share one
+ * copy of every service (and of its caches).
+ */
+export const services = {
+  content,
+  sessions,
+  siteSettings,
+};
+
+export type Services = typeof services;

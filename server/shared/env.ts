@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  REDIS_URL: z.string().url().optional(),
+  REDIS_KEY_PREFIX: z.string().default('shop:'),
+  PUBLIC_URL: z.string().url().optional(),
+  /** Unset: a random secret is generated once and kept in the database, shared by every copy. */
+  SESSION_SECRET: z.string().min(32).optional(),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  SEED_DEMO_DATA: z
+    .string()
+    .optional()
+    .transform((value) => value !== 'false' && value !== '0'),
+  SMTP_URL: z.string().optional(),
+  MAIL_FROM: z.string().default('Shop <no-reply@shop.local>'),
+  CAPTCHA_TEST_ANSWER: z.string().regex(/^\d+$/).optional(),
+  PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string };
+
+export class InsecureConfigError extends Error {}
+
+/**
+ * Reads configuration from the environment once, at start. In production it refuses
+ * settings that are only safe on a developer's machine, so a shop cannot go live with
+ * test knobs switched on.
+ */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  if (env.NODE_ENV === 'production') {
+    const insecure: string[] = [];
+    if (env.CAPTCHA_TEST_ANSWER) insecure.push('CAPTCHA_TEST_ANSWER is a test knob');
+    if (source.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
+    if (insecure.length > 0) {
+      throw new InsecureConfigError(`Refusing to start in production: ${insecure.join('; ')}`);
+    }
+  }
+  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? '', dataDir: path.resolve(env.DATA_DIR) };
+}
