@@ -52,13 +52,18 @@ export async function openAppContext(env: Env, log: Logger): Promise<AppContext>
     const where = env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : `the embedded database in ${path.join(env.dataDir, 'db')}`;
     throw new StartupError(`Cannot open ${where}: ${(error as Error).message}`);
   }
+  return createAppContext(env, log, database);
+}
+
+/** Migrates an open database, settles the session secret and connects shared state. */
+export async function createAppContext(env: Env, log: Logger, database: DatabaseHandle): Promise<AppContext> {
   try {
     await migrateDatabase(database);
+    if (!env.SESSION_SECRET) env.SESSION_SECRET = await loadOrCreateSecret(database, 'session');
   } catch (error) {
     await database.close().catch(() => {});
     throw new StartupError(`Database migration failed: ${(error as Error).message}`);
   }
-  if (!env.SESSION_SECRET) env.SESSION_SECRET = await loadOrCreateSecret(database, 'session');
   const kv = await openKeyValueStore(env, log).catch(async (error) => {
     await database.close().catch(() => {});
     throw error;

@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import type { TestProject } from 'vitest/node';
+import { openDatabase } from '../../server/db/client';
+import { seedDemoData } from '../../server/db/seed';
+import { createAppContext } from '../../server/runtime';
+import { loadEnv } from '../../server/shared/env';
+import { databaseUrlFor, postgresAdminUrl, templateDumpPath, withAdminClient } from './database';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dataDir: string;
+    runId: string;
+  }
+}
+
+/** Builds one migrated, seeded template database for the whole run. */
+export default async function setup(project: TestProject) {
+  const runId = `${Date.now().toString(36)}${process.pid}`;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'));
+  const env = loadEnv({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x') });
+  const log = pino({ level: 'silent' });
+
+  if (postgresAdminUrl) {
+    const template = `shop_tpl_${runId}`;
+    await withAdminClient((client) => client.query(`create database "${template}"`));
+    const ctx = await createAppContext(env, log, await openDatabase({ databaseUrl: databaseUrlFor(template) }));
+    await seedDemoData(ctx);
+    await ctx.database.close();
+    await ctx.kv.close();
+  } else {
+    const ctx = await createAppContext(env, log, await openDatabase({ embeddedDir: 'memory://' }));
+    await seedDemoData(ctx);
+    const client = (ctx.db as unknown as { $client: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).$client;
+    const dump = await client.dumpDataDir('gzip');
+    fs.writeFileSync(templateDumpPath(dataDir), Buffer.from(await dump.arrayBuffer()));
+    await ctx.database.close();
+    await ctx.kv.close();
+  }
+
+  project.provide('dataDir', dataDir);
+  project.provide('runId', runId);
+
+  return async () => {
+    if (postgresAdminUrl) {
+      await withAdminClient(async (client) => {
+        const { rows } = await client.query<{ datname: string }>(
+          `select datname from pg_database where datname like $1`,
+          [`shop_%${runId}%`],
+        );
+        for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+      });
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+}
