@@ -6,7 +6,7 @@ import type { ServerBuild } from 'react-router';
 import { buildApp, type BuildAppOptions } from './app';
 import { seedDemoData } from './db/seed';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
-import { loadEnv } from './shared/env';
+import { loadEnv, type Env } from './shared/env';
 import { createLogger } from './shared/logger';
 
 const BUILD_DIR = path.resolve('build');
@@ -34,7 +34,13 @@ async function storefrontOptions(mode: 'development' | 'production'): Promise<Pi
 }
 
 async function main(): Promise<void> {
-  const env = loadEnv();
+  let env: Env;
+  try {
+    env = loadEnv();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   const log = createLogger(env);
   const mode = env.NODE_ENV === 'development' ? 'development' : 'production';
   let appContext;

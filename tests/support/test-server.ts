@@ -9,6 +9,7 @@ import { buildApp } from '../../server/app';
 import { createAppContext } from '../../server/runtime';
 import type { AppContext } from '../../server/shared/context';
 import { loadEnv } from '../../server/shared/env';
+import { openDatabase } from '../../server/db/client';
 import { openTestDatabase } from './database';
 
 const BUILD_DIR = path.resolve('build');
@@ -50,10 +51,15 @@ export interface TestServer {
  * A real shop on a random port with its own database cloned from the seeded template:
  * API tests talk HTTP to it exactly as a client would.
  */
-export async function startTestServer(envOverrides: Record<string, string | undefined> = {}): Promise<TestServer> {
+export async function startTestServer(
+  envOverrides: Record<string, string | undefined> = {},
+  options: { databaseUrl?: string } = {},
+): Promise<TestServer> {
   const dataDir = inject('dataDir');
   const runId = inject('runId');
-  const database = await openTestDatabase({ dataDir, runId });
+  const database = options.databaseUrl
+    ? { handle: await openDatabase({ databaseUrl: options.databaseUrl }), url: options.databaseUrl, drop: async () => {} }
+    : await openTestDatabase({ dataDir, runId });
   const env = loadEnv({
     ...process.env,
     NODE_ENV: 'test',

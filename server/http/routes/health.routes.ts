@@ -13,9 +13,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 /** Liveness says the process answers; readiness says it can serve real traffic. */
 export async function healthRoutes(app: FastifyInstance, options: { appContext: AppContext }): Promise<void> {
   const { appContext } = options;
-  app.get('/healthz', { logLevel: 'warn', schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { logLevel: 'warn', schema: { hide: true } }, async (request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const checks = await Promise.all([
       withTimeout(appContext.database.ping(), READINESS_TIMEOUT_MS).then(
         () => ['database', 'ok'] as const,

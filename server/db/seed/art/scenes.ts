@@ -1,0 +1,228 @@
+import { mix, luminance, MATERIAL, random, sharedDefs, line, ellipseSurface, surface, paint } from './paint';
+import type { Art } from './types';
+
+/** The backdrop tint for a product colour: a pale, warm version of it. */
+export function backdropFor(hex: string): string {
+  const cream = '#f3ede4';
+  const tint = mix(hex, cream, 0.84);
+  return luminance(hex) > 0.62 ? mix('#d9cfc2', hex, 0.2) : tint;
+}
+
+function svgDoc(width: number, height: number, body: string): string {
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}"><defs>${sharedDefs()}</defs>${body}</svg>`;
+}
+
+/** A tiny brand mark in a corner: the sun over three threads of the logo. */
+function brandMark(x: number, y: number, size: number, color: string): string {
+  const s = size / 32;
+  return `<g transform="translate(${x} ${y}) scale(${s})" opacity=".38">
+    <circle cx="16" cy="16" r="13" fill="none" stroke="${color}" stroke-width="2.4"/>
+    <path d="M7 18H25M9 22H23M12 26H20" stroke="${color}" stroke-width="2.4" stroke-linecap="round"/></g>`;
+}
+
+function studio(width: number, height: number, bg: string, floorAt: number): string {
+  const top = mix(bg, '#ffffff', 0.45);
+  const bottom = mix(bg, '#6b5a48', 0.1);
+  return `
+    <linearGradient id="sweep" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="${top}"/><stop offset="${(floorAt / height - 0.08).toFixed(3)}" stop-color="${bg}"/>
+      <stop offset="1" stop-color="${bottom}"/></linearGradient>
+    <rect width="${width}" height="${height}" fill="url(#sweep)"/>
+    <ellipse cx="${width / 2}" cy="${floorAt - height * 0.12}" rx="${width * 0.55}" ry="${height * 0.45}" fill="#fff" opacity=".35" filter="url(#blur-l)"/>`;
+}
+
+/** Places a 400x400 drawing so that its floor (y=340) lands at (cx, floorY) with the given scale. */
+function place(art: Art, cx: number, floorY: number, scale: number, extra = ''): string {
+  return `<g transform="translate(${cx - 200 * scale} ${floorY - 340 * scale}) scale(${scale})" ${extra}>${art.svg}</g>`;
+}
+
+function floorShadow(cx: number, floorY: number, width: number, strength = 1, skew = 0): string {
+  return `
+    <ellipse cx="${cx + skew}" cy="${floorY + 4}" rx="${width * 0.62}" ry="${Math.max(10, width * 0.09)}" fill="#3a2a1c" opacity="${0.2 * strength}" filter="url(#blur-m)"/>
+    <ellipse cx="${cx}" cy="${floorY + 1}" rx="${width * 0.48}" ry="${Math.max(4, width * 0.035)}" fill="#2a1d12" opacity="${0.28 * strength}" filter="url(#blur-s)"/>`;
+}
+
+/** A flat thing lying on a surface, with a soft drop shadow made from its own silhouette. */
+function flatLay(art: Art, cx: number, cy: number, scale: number, rotate: number, id: string): string {
+  const transform = `translate(${cx} ${cy}) rotate(${rotate}) scale(${scale}) translate(-200 -200)`;
+  return `<g id="${id}" transform="${transform}">${art.svg}</g>
+    <use href="#${id}" transform="translate(6 12)" filter="url(#silhouette)"/>
+    <use href="#${id}"/>`;
+}
+
+/** Catalogue front view: the product alone on a soft studio sweep. */
+export function frontView(art: Art, color: string, size = 800): string {
+  const bg = backdropFor(color);
+  const scale = (size / 400) * 0.82;
+  if (art.pose === 'flat') {
+    const paper = mix(bg, '#ffffff', 0.25);
+    return svgDoc(
+      size,
+      size,
+      `<linearGradient id="paper" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${mix(paper, '#ffffff', 0.35)}"/><stop offset="1" stop-color="${mix(paper, '#8a7560', 0.08)}"/></linearGradient>
+      <rect width="${size}" height="${size}" fill="url(#paper)"/>
+      <rect width="${size}" height="${size}" fill="url(#tex-paper)"/>
+      ${flatLay(art, size / 2, size / 2, scale * 1.02, 0, 'obj')}
+      ${brandMark(size - 56, size - 56, 30, mix(bg, '#3b2c20', 0.6))}`,
+    );
+  }
+  const floorY = size * 0.8;
+  return svgDoc(
+    size,
+    size,
+    `${studio(size, size, bg, floorY)}
+    ${floorShadow(size / 2, floorY, art.footprint * scale)}
+    ${place(art, size / 2, floorY, scale)}
+    ${brandMark(size - 56, size - 56, 30, mix(bg, '#3b2c20', 0.6))}`,
+  );
+}
+
+/** Close-up of the material: the drawing enlarged around its focus point. */
+export function detailView(art: Art, color: string, size = 800): string {
+  const bg = backdropFor(color);
+  const zoom = (size / 400) * 2.1;
+  const [fx, fy] = art.focus;
+  const ground =
+    art.pose === 'flat'
+      ? `<rect width="${size}" height="${size}" fill="${mix(bg, '#ffffff', 0.3)}"/><rect width="${size}" height="${size}" fill="url(#tex-paper)"/>`
+      : studio(size, size, bg, size * 1.3);
+  const shadow =
+    art.pose === 'flat'
+      ? ''
+      : `<ellipse cx="${size / 2 + (200 - fx) * zoom}" cy="${size / 2 + (344 - fy) * zoom}" rx="${art.footprint * zoom * 0.6}" ry="${zoom * 10}" fill="#2a1d12" opacity=".22" filter="url(#blur-l)"/>`;
+  return svgDoc(
+    size,
+    size,
+    `${ground}${shadow}
+    <g transform="translate(${size / 2} ${size / 2}) scale(${zoom}) translate(${-fx} ${-fy})">${art.svg}</g>
+    <rect width="${size}" height="${size}" fill="none" stroke="#fff" stroke-opacity=".0"/>`,
+  );
+}
+
+/** A small sprig of eucalyptus in a bud vase, drawn in scene units. */
+function sprigProp(x: number, floorY: number, s: number): string {
+  const leaves = Array.from({ length: 9 }, (_, i) => {
+    const t = i / 8;
+    const px = x + Math.sin(t * 3) * 18 * s + (i % 2 ? 14 : -14) * s;
+    const py = floorY - (150 + t * 190) * s;
+    return `<ellipse cx="${px}" cy="${py}" rx="${13 * s}" ry="${9 * s}" fill="${i % 2 ? '#9bab8c' : '#8a9c7b'}" transform="rotate(${i % 2 ? 25 : -25} ${px} ${py})"/>`;
+  }).join('');
+  const vase = paint('#e9e1d3');
+  return `
+    ${line(`M${x} ${floorY - 120 * s}Q${x + 20 * s} ${floorY - 260 * s} ${x - 6 * s} ${floorY - 350 * s}`, '#6f7d5f', 3 * s)}
+    ${leaves}
+    <g transform="translate(${x - 200 * s * 0.55} ${floorY - 340 * s * 0.55}) scale(${s * 0.55})">
+      ${surface('M170 150V190Q130 220 134 280Q140 340 200 340Q260 340 266 280Q270 220 230 190V150Z', vase.base, { texture: 'speckle' })}
+      ${ellipseSurface(200, 150, 30, 7, vase.light, { volume: 'flat' })}</g>`;
+}
+
+function booksProp(x: number, floorY: number, s: number): string {
+  const book = (y: number, w: number, h: number, fill: string, dx: number) =>
+    `${surface(`M${x - w / 2 + dx} ${y - h}H${x + w / 2 + dx}V${y}H${x - w / 2 + dx}Z`, fill, { volume: 'top' })}
+     <path d="M${x - w / 2 + dx + 6} ${y - h / 2}H${x + w / 2 + dx - 4}" stroke="#fff" stroke-opacity=".35" stroke-width="${2 * s}"/>`;
+  return `${book(floorY, 200 * s, 34 * s, '#c9b79c', 0)}${book(floorY - 34 * s, 180 * s, 28 * s, '#8c9a86', 10 * s)}${book(floorY - 62 * s, 190 * s, 24 * s, '#e8dfd0', -6 * s)}`;
+}
+
+/** Lifestyle: the product on a wooden table against a plaster wall in window light. */
+export function lifestyleView(art: Art, color: string, seed: string, width = 800, height = 800): string {
+  const r = random(seed);
+  const bg = backdropFor(color);
+  if (art.pose === 'flat') return flatLifestyle(art, color, seed, width, height);
+  const wall = mix(bg, '#efe6da', 0.55);
+  const tableY = height * 0.7;
+  const floorY = height * 0.82;
+  const scale = (height / 400) * 0.6;
+  const cx = width * (0.58 + r() * 0.06);
+  const propLeft = r() > 0.45;
+  const prop = propLeft ? sprigProp(width * 0.22, floorY - 14, height / 800) : booksProp(width * 0.2, floorY - 10, height / 800);
+  return svgDoc(
+    width,
+    height,
+    `<linearGradient id="wall" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${mix(wall, '#ffffff', 0.2)}"/><stop offset="1" stop-color="${mix(wall, '#5b4836', 0.12)}"/></linearGradient>
+    <linearGradient id="table" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${mix(MATERIAL.wood, '#ffffff', 0.25)}"/><stop offset="1" stop-color="${MATERIAL.woodDark}"/></linearGradient>
+    <rect width="${width}" height="${height}" fill="url(#wall)"/>
+    <g filter="url(#blur-m)" opacity=".5">
+      <path d="M${width * 0.08} ${-20}L${width * 0.32} -20L${width * 0.62} ${tableY}L${width * 0.38} ${tableY}Z" fill="#fff" opacity=".55"/>
+      <path d="M${width * 0.4} -20L${width * 0.52} -20L${width * 0.82} ${tableY}L${width * 0.7} ${tableY}Z" fill="#fff" opacity=".45"/>
+    </g>
+    <rect y="${tableY}" width="${width}" height="${height - tableY}" fill="url(#table)"/>
+    <rect y="${tableY}" width="${width}" height="${height - tableY}" fill="url(#tex-grain)"/>
+    ${Array.from({ length: 5 }, (_, i) => `<path d="M0 ${tableY + 30 + i * 34 + r() * 8}Q${width / 2} ${tableY + 22 + i * 36} ${width} ${tableY + 34 + i * 33}" stroke="#5a3c22" stroke-opacity=".12" stroke-width="2" fill="none"/>`).join('')}
+    <rect y="${tableY}" width="${width}" height="4" fill="#fff" opacity=".3"/>
+    ${floorShadow(cx + 20, floorY, art.footprint * scale * 1.1, 1.1, 30)}
+    ${prop}
+    ${place(art, cx, floorY, scale)}`,
+  );
+}
+
+function flatLifestyle(art: Art, color: string, seed: string, width: number, height: number): string {
+  const r = random(seed);
+  const linen = r() > 0.5;
+  const ground = linen ? '#e9e2d6' : mix(MATERIAL.wood, '#ffffff', 0.35);
+  const planks = linen
+    ? `<rect width="${width}" height="${height}" fill="url(#tex-fabric)"/><rect width="${width}" height="${height}" fill="url(#tex-fabric)"/>`
+    : Array.from({ length: 5 }, (_, i) => `<rect x="${i * (width / 4) - 2}" width="3" height="${height}" fill="#5a3c22" opacity=".15"/>`).join('') +
+      `<rect width="${width}" height="${height}" fill="url(#tex-grain)"/>`;
+  const cup = paint(mix(color, '#ece4d8', 0.7));
+  const s = width / 800;
+  const props = `
+    <g transform="translate(${width * 0.86} ${height * 0.14})">
+      <circle r="${92 * s}" fill="#000" opacity=".14" filter="url(#blur-s)" transform="translate(6 10)"/>
+      ${ellipseSurface(0, 0, 90 * s, 90 * s, cup.light, { texture: 'speckle', volume: 'soft' })}
+      ${ellipseSurface(0, 0, 56 * s, 56 * s, cup.base, { texture: 'speckle', volume: 'soft' })}
+      <circle r="${46 * s}" fill="#5b3a22"/><circle r="${46 * s}" fill="url(#vol-soft)"/>
+      <ellipse cx="${-12 * s}" cy="${-14 * s}" rx="${14 * s}" ry="${7 * s}" fill="#fff" opacity=".25"/>
+    </g>
+    <g transform="translate(${width * 0.1} ${height * 0.9}) rotate(-35)">
+      ${line(`M0 0L${230 * s} 0`, '#6f7d5f', 3 * s)}
+      ${Array.from({ length: 8 }, (_, i) => `<ellipse cx="${20 * s + i * 26 * s}" cy="${(i % 2 ? 14 : -14) * s}" rx="${15 * s}" ry="${9 * s}" fill="${i % 2 ? '#9bab8c' : '#879a78'}"/>`).join('')}
+    </g>`;
+  return svgDoc(
+    width,
+    height,
+    `<rect width="${width}" height="${height}" fill="${ground}"/>${planks}
+    <rect width="${width}" height="${height}" fill="url(#vol-soft)"/>
+    ${props}
+    ${flatLay(art, width * 0.46, height * 0.53, (height / 400) * 0.72, -8 + r() * 6, 'obj')}`,
+  );
+}
+
+export interface GroupItem {
+  art: Art;
+  color: string;
+}
+
+/** Group banner: up to three products together, flat-lay or standing in a row. */
+export function groupView(items: GroupItem[], tint: string, width: number, height: number): string {
+  const bg = backdropFor(tint);
+  const flat = items.every((item) => item.art.pose === 'flat');
+  if (flat) {
+    const paper = mix(bg, '#ffffff', 0.2);
+    const spots = [
+      [0.27, 0.5, -8],
+      [0.72, 0.46, 7],
+      [0.5, 0.58, -2],
+    ];
+    const body = items
+      .slice(0, 3)
+      .map((item, i) => flatLay(item.art, width * spots[i][0], height * spots[i][1], (height / 400) * 0.62, spots[i][2], `g${i}`))
+      .join('');
+    return svgDoc(width, height, `<rect width="${width}" height="${height}" fill="${paper}"/><rect width="${width}" height="${height}" fill="url(#tex-paper)"/><rect width="${width}" height="${height}" fill="url(#vol-soft)"/>${body}`);
+  }
+  const floorY = height * 0.8;
+  const base = (height / 400) * 0.6;
+  const slots = [
+    { x: 0.26, y: floorY - height * 0.06, s: base * 0.85 },
+    { x: 0.74, y: floorY - height * 0.05, s: base * 0.88 },
+    { x: 0.5, y: floorY, s: base },
+  ];
+  const order = items.length === 1 ? [2] : items.length === 2 ? [0, 1] : [0, 1, 2];
+  const body = items
+    .slice(0, 3)
+    .map((item, i) => {
+      const slot = slots[order[i]];
+      return `${floorShadow(width * slot.x, slot.y, item.art.footprint * slot.s)}${place(item.art, width * slot.x, slot.y, slot.s)}`;
+    })
+    .join('');
+  return svgDoc(width, height, `${studio(width, height, bg, floorY)}${body}`);
+}

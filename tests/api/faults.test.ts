@@ -1,0 +1,104 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSession } from '../../server/domains/customers/sessions.service';
+import { users } from '../../server/db/schema';
+import { postgresAdminUrl } from '../support/database';
+import { freePort, spawnServer, waitForReady } from '../support/spawn-server';
+import { startTcpProxy } from '../support/tcp-proxy';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+describe('start-up faults', () => {
+  it('exits non-zero with a clear message when PostgreSQL is unreachable', async () => {
+    const server = spawnServer({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' }, await freePort());
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Cannot open PostgreSQL at DATABASE_URL');
+  });
+
+  it('exits non-zero with a clear message when Redis is unreachable', async () => {
+    const server = spawnServer({ REDIS_URL: 'redis://127.0.0.1:1', SEED_DEMO_DATA: 'false' }, await freePort());
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('Cannot connect to Redis at REDIS_URL');
+  });
+
+  it('refuses test knobs in production', async () => {
+    const server = spawnServer({ CAPTCHA_TEST_ANSWER: '1234', SEED_DEMO_DATA: 'false' }, await freePort());
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain('CAPTCHA_TEST_ANSWER is a test knob');
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
+    const port = await freePort();
+    const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: postgresAdminUrl }, port);
+    try {
+      await waitForReady(server.url);
+      const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const request = http.request(
+          { host: '127.0.0.1', port, method: 'POST', path: '/v1/sys/conf', headers: { 'content-type': 'application/json', lang: 'en' } },
+          (response) => {
+            let body = '';
+            response.on('data', (chunk) => (body += chunk));
+            response.on('end', () => resolve({ status: response.statusCode!, body }));
+          },
+        );
+        request.on('error', reject);
+        request.write('{"slow":');
+        setTimeout(() => {
+          server.child.kill('SIGTERM');
+          setTimeout(() => request.end('true}'), 500);
+        }, 300);
+      });
+      const { status, body } = await answer;
+      expect(status).toBe(404);
+      expect(JSON.parse(body).code).toBe(404);
+      expect(await server.exited).toBe(0);
+      expect(server.output()).toContain('shutting down');
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
+describe.skipIf(!postgresAdminUrl)('PostgreSQL going away while running', () => {
+  let proxy: Awaited<ReturnType<typeof startTcpProxy>>;
+  let server: TestServer;
+  let direct: TestServer;
+
+  beforeAll(async () => {
+    direct = await startTestServer();
+    const databaseUrl = new URL(direct.databaseUrl!);
+    proxy = await startTcpProxy({ host: databaseUrl.hostname, port: Number(databaseUrl.port || 5432) });
+    databaseUrl.host = `127.0.0.1:${proxy.port}`;
+    server = await startTestServer({}, { databaseUrl: databaseUrl.toString() });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await proxy?.close();
+    await direct?.close();
+  });
+
+  it('reports unavailable, answers 503 envelopes, and recovers when the database returns', async () => {
+    const [user] = await server.ctx.db.insert(users).values({ email: 'outage@example.com', username: 'outage' }).returning();
+    const session = await createSession(server.ctx, user.id);
+    const asUser = { headers: { token: session.token, sign: session.sign, lang: 'en' } };
+    expect((await server.request('/v1/user/info', asUser)).body.code).toBe(200);
+
+    await proxy.cut();
+    const readiness = await server.request('/readyz');
+    expect(readiness.status).toBe(503);
+    expect(readiness.body.checks.database).toBe('unavailable');
+    const during = await server.request('/v1/user/info', asUser);
+    expect(during.status).toBe(503);
+    expect(during.body).toEqual({
+      code: 503,
+      msg: 'The service is temporarily unavailable. Please try again shortly.',
+      data: null,
+    });
+    expect(during.headers.get('retry-after')).toBe('5');
+
+    await proxy.restore();
+    expect((await server.request('/readyz')).status).toBe(200);
+    expect((await server.request('/v1/user/info', asUser)).body).toMatchObject({ code: 200, data: { uid: user.id } });
+  });
+});

@@ -1,0 +1,60 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export interface SpawnedServer {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs the built server as `npm start` would, in its own process with a throwaway DATA_DIR. */
+export function spawnServer(env: Record<string, string | undefined>, port: number): SpawnedServer {
+  const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'shop-spawn-'));
+  const child = spawn(process.execPath, ['build/app-server/main.js'], {
+    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    url: `http://127.0.0.1:${port}`,
+    output: () => output,
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      const code = await exited;
+      if (!env.DATA_DIR) fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export async function waitForReady(url: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`server at ${url} not ready after ${timeoutMs} ms`);
+}
+
+export async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
