@@ -1,0 +1,44 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type { AppContext } from '../../shared/context';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface MailDelivery {
+  messageId: string;
+  /** Where a local copy went when no SMTP server is configured. */
+  outboxFile?: string;
+}
+
+let smtpTransport: { url: string; transport: Transporter } | undefined;
+
+function transportFor(url: string): Transporter {
+  if (smtpTransport?.url !== url) smtpTransport = { url, transport: nodemailer.createTransport(url) };
+  return smtpTransport.transport;
+}
+
+/**
+ * Sends through SMTP when SMTP_URL is set. Without it the message is written to
+ * DATA_DIR/outbox as an .eml file and a log line says where, so a shop owner trying the
+ * shop locally can still read the codes it sends.
+ */
+export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<MailDelivery> {
+  const message = { from: ctx.env.MAIL_FROM, ...mail };
+  if (ctx.env.SMTP_URL) {
+    const info = await transportFor(ctx.env.SMTP_URL).sendMail(message);
+    return { messageId: info.messageId };
+  }
+  const info = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(message);
+  const outbox = path.join(ctx.env.dataDir, 'outbox');
+  await fs.mkdir(outbox, { recursive: true });
+  const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`);
+  await fs.writeFile(file, info.message as Buffer);
+  ctx.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox (SMTP_URL is not set)');
+  return { messageId: info.messageId, outboxFile: file };
+}
