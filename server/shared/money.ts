@@ -1,0 +1,72 @@
+/**
+ * Money is an integer count of minor units plus an ISO 4217 code; floats never hold an
+ * amount. Pure functions, shared by the server and the storefront.
+ */
+export const CURRENCIES = ['CNY', 'USD', 'EUR', 'JPY', 'GBP'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+export interface Money {
+  amountMinor: number;
+  currency: Currency;
+}
+
+/** Digits after the decimal point: 2 for most, 0 for JPY. */
+export const MINOR_DIGITS: Record<Currency, number> = { CNY: 2, USD: 2, EUR: 2, JPY: 0, GBP: 2 };
+
+/** SPEC section 9: the symbol form and the Chinese unit form of each currency. */
+export const CURRENCY_SYMBOLS: Record<Currency, string> = { CNY: '￥', USD: '$', EUR: '€', JPY: '¥', GBP: '£' };
+export const CURRENCY_UNITS_ZH: Record<Currency, string> = { CNY: '元', USD: '美元', EUR: '欧元', JPY: '日元', GBP: '英镑' };
+
+export function isCurrency(value: unknown): value is Currency {
+  return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
+}
+
+/** Exchange rates are kept as integer millionths so conversion stays in integer arithmetic. */
+export const RATE_SCALE = 1_000_000n;
+
+export function rateToScaled(rate: number): bigint {
+  return BigInt(Math.round(rate * Number(RATE_SCALE)));
+}
+
+/**
+ * Converts an amount with `rates` given as units of each currency per one unit of the
+ * settlement currency. Rounds half away from zero to the target's minor unit.
+ */
+export function convert(money: Money, to: Currency, rates: Record<Currency, number>): Money {
+  if (money.currency === to) return money;
+  const fromRate = rateToScaled(rates[money.currency]);
+  const toRate = rateToScaled(rates[to]);
+  if (fromRate <= 0n || toRate <= 0n) throw new RangeError(`no exchange rate for ${money.currency}->${to}`);
+  const digitShift = MINOR_DIGITS[to] - MINOR_DIGITS[money.currency];
+  let numerator = BigInt(money.amountMinor) * toRate;
+  let denominator = fromRate;
+  if (digitShift > 0) numerator *= 10n ** BigInt(digitShift);
+  else if (digitShift < 0) denominator *= 10n ** BigInt(-digitShift);
+  const negative = numerator < 0n;
+  const absolute = negative ? -numerator : numerator;
+  const rounded = (absolute * 2n + denominator) / (denominator * 2n);
+  return { amountMinor: Number(negative ? -rounded : rounded), currency: to };
+}
+
+/** '12.00' for 1200 CNY minor units, '1280' for 1280 JPY. */
+export function formatAmount(money: Money): string {
+  const digits = MINOR_DIGITS[money.currency];
+  const negative = money.amountMinor < 0;
+  const absolute = Math.abs(money.amountMinor);
+  if (digits === 0) return `${negative ? '-' : ''}${absolute}`;
+  const scale = 10 ** digits;
+  const major = Math.floor(absolute / scale);
+  const minor = String(absolute % scale).padStart(digits, '0');
+  return `${negative ? '-' : ''}${major}.${minor}`;
+}
+
+export type PriceStyle = 'symbol' | 'chinese';
+
+/** SPEC section 9's price display: '$12.00' (symbol) or '12.00美元' (chinese). */
+export function formatPrice(money: Money, style: PriceStyle = 'symbol'): string {
+  const amount = formatAmount(money);
+  if (style === 'chinese') return `${amount}${CURRENCY_UNITS_ZH[money.currency]}`;
+  return money.amountMinor < 0
+    ? `-${CURRENCY_SYMBOLS[money.currency]}${amount.slice(1)}`
+    : `${CURRENCY_SYMBOLS[money.currency]}${amount}`;
+}
