@@ -1,3 +1,5 @@
+import * as catalogGroups from './domains/catalog/groups.service';
+import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
@@ -8,6 +10,8 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  * copy of every service (and of its caches).
  */
 export const services = {
+  catalogGroups,
+  catalogProducts,
   content,
   sessions,
   siteSettings,

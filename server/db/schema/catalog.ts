@@ -48,9 +48,16 @@ export const products = pgTable(
     /** Shipping weight in grams, used by the shipping-fee rules. */
     weightGrams: integer('weight_grams').notNull().default(500),
     listed: boolean('listed').notNull().default(true),
+    /** Lower-cased names and descriptions in both languages, for keyword search (trigram-indexed). */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(coalesce(name->>'en', '') || ' ' || coalesce(name->>'zh-cn', '') || ' ' || coalesce(description->>'en', '') || ' ' || coalesce(description->>'zh-cn', ''))`,
+    ),
     ...timestamps,
   },
-  (table) => [index('products_listed_created_idx').on(table.listed, table.createdAt)],
+  (table) => [
+    index('products_listed_created_idx').on(table.listed, table.createdAt),
+    index('products_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
+  ],
 );
 
 export const productGroupMembers = pgTable(

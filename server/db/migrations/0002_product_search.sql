@@ -1,0 +1,2 @@
+ALTER TABLE "products" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower(coalesce(name->>'en', '') || ' ' || coalesce(name->>'zh-cn', '') || ' ' || coalesce(description->>'en', '') || ' ' || coalesce(description->>'zh-cn', ''))) STORED;--> statement-breakpoint
+CREATE INDEX "products_search_trgm_idx" ON "products" USING gin ("search_text" gin_trgm_ops);
