@@ -11,12 +11,18 @@ import {
 import { pickText } from '../i18n/locales';
 import { translate } from '../i18n';
 import { analyticsBootstrap } from './lib/analytics';
-import { COLOR_MODE_COOKIE, parseColorMode } from './lib/color-mode';
+import { COLOR_MODE_COOKIE, colorSchemeFor, parseColorMode } from './lib/color-mode';
+import { htmlLang, useLocale } from './lib/i18n';
 import { localeFromPath, preferredLocale, readCookie } from './lib/locale';
 import { pageMeta } from './lib/seo';
-import { ErrorPage } from './components/layout/error-page';
+import { RouteErrorPage } from './components/layout/error-page';
+import { SiteShell } from './components/layout/site-shell';
 import type { Route } from './+types/root';
-import './styles/global.css';
+import './styles/tokens.css';
+import './styles/base.css';
+import './styles/layout.css';
+import './styles/components.css';
+import './styles/pages.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -50,19 +56,32 @@ export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShoul
   return localeFromPath(currentUrl.pathname) !== localeFromPath(nextUrl.pathname);
 }
 
-export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches);
+export const meta: Route.MetaFunction = ({ matches, error, location }) => {
+  if (!error) return pageMeta(matches);
+  const locale = localeFromPath(location.pathname) ?? 'zh-cn';
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  return [
+    ...pageMeta(matches, { title: translate(locale, notFound ? 'error.pageNotFound' : 'error.internal') }),
+    { name: 'robots', content: 'noindex' },
+  ];
+};
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootLoaderData>('root');
-  const locale = data?.locale ?? 'zh-cn';
+  const locale = useLocale();
+  const colorMode = data?.colorMode ?? 'system';
   const favicon = data?.site.favicon ? faviconUrl(data.site.favicon) : '/favicon.ico';
   return (
-    <html lang={locale === 'zh-cn' ? 'zh-CN' : 'en'} data-color-mode={data?.colorMode ?? 'system'}>
+    <html lang={htmlLang(locale)} data-color-mode={colorMode}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="color-scheme" content={data?.colorMode === 'system' || !data ? 'light dark' : data.colorMode} />
+        <meta name="color-scheme" content={colorSchemeFor(colorMode)} />
         <meta name="theme-color" content="#ff6900" />
+        {/* The server's `Referrer-Policy: no-referrer` makes browsers send `Origin: null` on
+            same-origin form posts, which the CSRF check refuses; this keeps the real origin
+            on same-origin requests and sends only the origin cross-site. */}
+        <meta name="referrer" content="strict-origin-when-cross-origin" />
         <link rel="icon" href={favicon} />
         <Meta />
         <Links />
@@ -85,22 +104,29 @@ function faviconUrl(image: string): string {
 }
 
 export default function App() {
-  return <Outlet />;
+  return (
+    <SiteShell>
+      <Outlet />
+    </SiteShell>
+  );
 }
 
+/**
+ * Errors that reach the root: inside the shell when the root data loaded (the usual case,
+ * e.g. a failing page outside a locale), standalone when the root loader itself failed.
+ */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootLoaderData>('root');
-  const locale = data?.locale ?? 'zh-cn';
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return <ErrorPage status={404} title={translate(locale, 'error.pageNotFound')} />;
+  if (data) {
+    return (
+      <SiteShell>
+        <RouteErrorPage error={error} />
+      </SiteShell>
+    );
   }
-  const message =
-    isRouteErrorResponse(error) ? String(error.data ?? error.statusText) : translate(locale, 'error.internalDescription');
   return (
-    <ErrorPage
-      status={isRouteErrorResponse(error) ? error.status : 500}
-      title={translate(locale, 'error.internal')}
-      description={message}
-    />
+    <main id="main" className="site-main site-main--standalone" tabIndex={-1}>
+      <RouteErrorPage error={error} />
+    </main>
   );
 }

@@ -8,6 +8,7 @@ export default [
     route('our-story', 'routes/content-page.tsx', { id: 'content-our-story' }),
     route('faq', 'routes/content-page.tsx', { id: 'content-faq' }),
     route('contact-us', 'routes/content-page.tsx', { id: 'content-contact-us' }),
+    route('preferences', 'routes/preferences.tsx'),
     route('*', 'routes/not-found.tsx'),
   ]),
 ] satisfies RouteConfig;

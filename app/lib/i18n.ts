@@ -1,11 +1,15 @@
-import { useRouteLoaderData } from 'react-router';
+import { useLocation, useRouteLoaderData } from 'react-router';
 import { translator, type Translate } from '../../i18n';
-import { DEFAULT_LOCALE, type Locale } from '../../i18n/locales';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locales';
 
-/** The locale of the page being shown, from the root loader. */
+/**
+ * The locale of the page being shown: the root loader's, else the URL's (an error page
+ * rendered without root data), else the default.
+ */
 export function useLocale(): Locale {
   const data = useRouteLoaderData('root') as { locale?: Locale } | undefined;
-  return data?.locale ?? DEFAULT_LOCALE;
+  const fromPath = useLocation().pathname.split('/')[1];
+  return data?.locale ?? (isLocale(fromPath) ? fromPath : DEFAULT_LOCALE);
 }
 
 export function useT(): Translate {
@@ -15,4 +19,9 @@ export function useT(): Translate {
 /** Prefixes an app path with the current locale: localePath('en', '/faq') -> '/en/faq'. */
 export function localePath(locale: Locale, path: string): string {
   return `/${locale}${path === '/' ? '/' : path}`;
+}
+
+/** The `lang` attribute value for a locale. */
+export function htmlLang(locale: Locale): string {
+  return locale === 'zh-cn' ? 'zh-CN' : 'en';
 }

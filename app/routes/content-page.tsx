@@ -1,7 +1,11 @@
 import { data } from 'react-router';
+import { ContactCard } from '~/components/content/contact-card';
+import { ContentBlocks } from '~/components/content/content-blocks';
+import { PageHeader } from '~/components/layout/page-header';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/content-page';
 
+/** /videos, /our-story, /faq and /contact-us: editable pages from `content_pages`; 404 when missing. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   const slug = new URL(request.url).pathname.split('/')[2];
   const page = await context.services.content.getContentPage(context.ctx, slug, context.ctx.locale);
@@ -14,10 +18,17 @@ export const meta: Route.MetaFunction = ({ matches, data }) =>
 
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
+  const aside =
+    page.slug === 'contact-us' ? <ContactCard /> : page.slug === 'faq' ? <ContactCard title="content.stillQuestions" /> : null;
   return (
-    <main id="main">
-      <h1>{page.title}</h1>
-      <p>{page.summary}</p>
-    </main>
+    <article className={`content-page content-page--${page.slug}`}>
+      <PageHeader title={page.title} lead={page.summary} />
+      <div className={`container content-page__body${aside ? ' content-page__body--with-aside' : ''}`}>
+        <div className="prose">
+          <ContentBlocks blocks={page.blocks} />
+        </div>
+        {aside}
+      </div>
+    </article>
   );
 }

@@ -1,14 +1,18 @@
+import { Hero } from '~/components/home/hero';
+import { ServicePromises } from '~/components/home/service-promises';
 import { pageMeta } from '~/lib/seo';
-import { useT } from '~/lib/i18n';
 import type { Route } from './+types/home';
 
 export const meta: Route.MetaFunction = ({ matches }) => pageMeta(matches);
 
+/** Home: the hero, then the shop itself (`#shop`); product sections are added below the promises. */
 export default function Home() {
-  const t = useT();
   return (
-    <main id="main">
-      <h1>{t('nav.shop')}</h1>
-    </main>
+    <>
+      <Hero />
+      <div id="shop" className="home-sections">
+        <ServicePromises />
+      </div>
+    </>
   );
 }

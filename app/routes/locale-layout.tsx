@@ -1,17 +1,35 @@
-import { Outlet, redirect } from 'react-router';
+import { data, Outlet, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
-import { preferredLocale } from '~/lib/locale';
+import { RouteErrorPage } from '~/components/layout/error-page';
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, preferredLocale, readCookie } from '~/lib/locale';
 import type { Route } from './+types/locale-layout';
 
-/** Validates the locale segment; any other first segment is a path without one, so it gets the preferred locale. */
+const FILE_PATH = /\.[a-z0-9]{2,5}$/i;
+
+/**
+ * Validates the locale segment; any other first segment is a path without one, so it gets
+ * the preferred locale. Visiting a page remembers its language in the `lang` cookie.
+ */
 export function loader({ params, request }: Route.LoaderArgs) {
   if (!isLocale(params.locale)) {
     const url = new URL(request.url);
+    // A missing file (/favicon.ico, /brand/x.svg) is simply not there; only pages get a locale.
+    if (FILE_PATH.test(url.pathname)) throw data(`Page Not Found: ${url.pathname}`, { status: 404 });
     throw redirect(`/${preferredLocale(request)}${url.pathname}${url.search}`);
   }
-  return null;
+  if (readCookie(request.headers.get('cookie'), LOCALE_COOKIE) === params.locale) return null;
+  return data(null, {
+    headers: {
+      'Set-Cookie': `${LOCALE_COOKIE}=${params.locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax`,
+    },
+  });
 }
 
 export default function LocaleLayout() {
   return <Outlet />;
+}
+
+/** Errors inside a locale render here, so the header and footer of the root shell stay. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorPage error={error} />;
 }

@@ -1,0 +1,85 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { useLocation } from 'react-router';
+import { useT } from '~/lib/i18n';
+import { CloseIcon, MenuIcon } from '../ui/icons';
+import { ColorModeSwitch } from './color-mode-switch';
+import { LanguageSwitch } from './language-switch';
+import { MainNav } from './navigation';
+
+/**
+ * The phone navigation: a button that opens a modal drawer. The native modal dialog makes
+ * the page behind it inert, moves focus in, closes on Escape and gives focus back to the
+ * button; a tap on the backdrop or any navigation closes it too.
+ */
+export function MobileMenu() {
+  const t = useT();
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const [open, setOpen] = useState(false);
+  const { pathname, search } = useLocation();
+
+  useEffect(() => {
+    dialog.current?.close();
+  }, [pathname, search]);
+
+  useEffect(() => {
+    // Widening the window past the phone layout hides the drawer, so close it too.
+    const wide = window.matchMedia('(min-width: 960px)');
+    const onChange = () => wide.matches && dialog.current?.close();
+    wide.addEventListener('change', onChange);
+    return () => wide.removeEventListener('change', onChange);
+  }, []);
+
+  return (
+    <>
+      <button
+        ref={button}
+        type="button"
+        className="icon-button menu-button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        aria-controls={titleId + 'drawer'}
+        onClick={() => {
+          dialog.current?.showModal();
+          setOpen(true);
+        }}
+      >
+        <MenuIcon size={22} />
+        <span className="sr-only">{t('shell.openMenu')}</span>
+      </button>
+      <dialog
+        ref={dialog}
+        id={titleId + 'drawer'}
+        className="drawer"
+        aria-labelledby={titleId}
+        onClose={() => {
+          setOpen(false);
+          if (document.activeElement === document.body) button.current?.focus();
+        }}
+        onClick={(event) => {
+          if (event.target === event.currentTarget) event.currentTarget.close();
+        }}
+      >
+        <div className="drawer__panel">
+          <div className="drawer__header">
+            <h2 id={titleId} className="drawer__title">
+              {t('shell.menu')}
+            </h2>
+            <button type="button" className="icon-button" autoFocus onClick={() => dialog.current?.close()}>
+              <CloseIcon size={22} />
+              <span className="sr-only">{t('shell.closeMenu')}</span>
+            </button>
+          </div>
+          {open ? <MainNav variant="drawer" /> : null}
+          <div className="drawer__prefs">
+            <p className="drawer__label">{t('shell.language')}</p>
+            <LanguageSwitch className="lang-switch--large" />
+            <p className="drawer__label">{t('shell.colorMode')}</p>
+            <ColorModeSwitch showLabels className="segmented--large" />
+          </div>
+        </div>
+      </dialog>
+    </>
+  );
+}
