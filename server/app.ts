@@ -9,6 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { registerCsrfProtection } from './http/csrf';
 import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
+import { areaRoutes } from './http/routes/area.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { siteRoutes } from './http/routes/site.routes';
@@ -77,6 +78,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     async (api) => {
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
+      await api.register(areaRoutes);
       await api.register(userRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
