@@ -1,5 +1,5 @@
-import { ellipsePath, ellipseSurface, line, MATERIAL, mix, paint, surface, type Paint } from './paint';
-import type { Art, Drawer } from './types';
+import { ellipseSurface, line, MATERIAL, mix, paint, surface, } from './paint';
+import type { Drawer } from './types';
 
 /** Glazed stoneware mug with a raw clay foot. */
 export const mug: Drawer = (p) => {
@@ -9,6 +9,7 @@ export const mug: Drawer = (p) => {
     pose: 'stand',
     footprint: 150,
     focus: [250, 230],
+    zoom: 1.25,
     svg: `
       ${line('M262 206Q318 200 318 252Q318 300 262 300', p.shade, 20)}
       ${line('M262 206Q318 200 318 252Q318 300 262 300', '#fff', 4, 0.18, 'transform="translate(-3 -4)"')}
@@ -29,6 +30,7 @@ export const bowl: Drawer = (p) => {
     pose: 'stand',
     footprint: 120,
     focus: [200, 260],
+    zoom: 1.12,
     svg: `
       ${surface('M166 326H234V340H166Z', MATERIAL.clay, { texture: 'speckle' })}
       ${surface(body, p.base, { texture: 'speckle' })}
@@ -65,6 +67,7 @@ export const vase: Drawer = (p) => {
     pose: 'stand',
     footprint: 130,
     focus: [200, 240],
+    zoom: 1.05,
     svg: `
       ${line('M204 132Q210 80 236 40', MATERIAL.woodDark, 2.5)}
       ${line('M208 100Q190 84 176 84', MATERIAL.woodDark, 2)}
@@ -133,10 +136,9 @@ export function cupsDrawer(options: { handle: boolean }): Drawer {
       pose: 'stand',
       footprint: 260,
       focus: [200, 280],
+      zoom: 1.15,
       svg: `${cup(136, 318, 1.05, second)}${cup(262, 324, 1.05, p.base)}${cup(196, 340, 1.15, p.base)}`,
     };
   };
 }
 
-export { ellipsePath };
-export type { Art, Paint };

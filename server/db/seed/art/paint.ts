@@ -145,11 +145,30 @@ export function sharedDefs(): string {
     let dots = '';
     for (let i = 0; i < 14; i++) {
       const dark = i % 3 !== 0;
-      dots += `<circle cx="${(r() * 48).toFixed(1)}" cy="${(r() * 48).toFixed(1)}" r="${(0.5 + r() * 0.9).toFixed(2)}" fill="${dark ? '#2a1d12' : '#ffffff'}" opacity="${dark ? 0.35 : 0.45}"/>`;
+      dots += `<circle cx="${(r() * 48).toFixed(1)}" cy="${(r() * 48).toFixed(1)}" r="${(0.4 + r() * 0.7).toFixed(2)}" fill="${dark ? '#2a1d12' : '#ffffff'}" opacity="${dark ? 0.28 : 0.3}"/>`;
     }
     return dots;
   })();
+  const r2 = random('grain');
+  const grain = Array.from({ length: 40 }, (_, i) => `<circle cx="${(r2() * 36).toFixed(1)}" cy="${(r2() * 36).toFixed(1)}" r="${(0.5 + r2() * 0.4).toFixed(2)}" fill="${i % 4 ? '#000' : '#fff'}" fill-opacity="${i % 4 ? 0.07 : 0.08}"/>`).join('');
+  const paperDots = Array.from({ length: 30 }, () => `<circle cx="${(r2() * 42).toFixed(1)}" cy="${(r2() * 42).toFixed(1)}" r=".6" fill="#000" fill-opacity=".05"/>`).join('');
   return `
+  <radialGradient id="soft-shadow" cx=".5" cy=".5" r=".5">
+    <stop offset="0" stop-color="#2a1d12" stop-opacity=".55"/>
+    <stop offset=".45" stop-color="#2a1d12" stop-opacity=".3"/>
+    <stop offset="1" stop-color="#2a1d12" stop-opacity="0"/>
+  </radialGradient>
+  <radialGradient id="soft-light" cx=".5" cy=".5" r=".5">
+    <stop offset="0" stop-color="#fff" stop-opacity=".5"/>
+    <stop offset=".6" stop-color="#fff" stop-opacity=".2"/>
+    <stop offset="1" stop-color="#fff" stop-opacity="0"/>
+  </radialGradient>
+  <linearGradient id="beam" x1="0" y1="0" x2="1" y2="0">
+    <stop offset="0" stop-color="#fff" stop-opacity="0"/>
+    <stop offset=".3" stop-color="#fff" stop-opacity=".5"/>
+    <stop offset=".7" stop-color="#fff" stop-opacity=".5"/>
+    <stop offset="1" stop-color="#fff" stop-opacity="0"/>
+  </linearGradient>
   <linearGradient id="vol-round" x1="0" y1="0" x2="1" y2="0">
     <stop offset="0" stop-color="#fff" stop-opacity=".10"/>
     <stop offset=".22" stop-color="#fff" stop-opacity=".22"/>
@@ -179,18 +198,16 @@ export function sharedDefs(): string {
     <stop offset=".8" stop-color="#000" stop-opacity=".18"/>
     <stop offset="1" stop-color="#000" stop-opacity=".3"/>
   </linearGradient>
-  <pattern id="tex-fabric" width="6" height="6" patternUnits="userSpaceOnUse">
-    <path d="M0 .5H6M0 3.5H6" stroke="#000" stroke-opacity=".045" stroke-width="1"/>
-    <path d="M1.5 0V6M4.5 0V6" stroke="#fff" stroke-opacity=".05" stroke-width="1"/>
+  <pattern id="tex-fabric" width="48" height="48" patternUnits="userSpaceOnUse">
+    <path d="${Array.from({ length: 16 }, (_, i) => `M0 ${i * 3 + 0.5}H48`).join('')}" stroke="#000" stroke-opacity=".045" stroke-width="1"/>
+    <path d="${Array.from({ length: 16 }, (_, i) => `M${i * 3 + 1.5} 0V48`).join('')}" stroke="#fff" stroke-opacity=".05" stroke-width="1"/>
   </pattern>
-  <pattern id="tex-knit" width="10" height="9" patternUnits="userSpaceOnUse">
-    <path d="M0 1L5 7L10 1" fill="none" stroke="#000" stroke-opacity=".09" stroke-width="1.4"/>
-    <path d="M0 3L5 9L10 3" fill="none" stroke="#fff" stroke-opacity=".06" stroke-width="1"/>
+  <pattern id="tex-knit" width="40" height="36" patternUnits="userSpaceOnUse">
+    <path d="${Array.from({ length: 4 }, (_, r) => Array.from({ length: 4 }, (_, c) => `M${c * 10} ${r * 9 + 1}l5 6l5 -6`).join('')).join('')}" fill="none" stroke="#000" stroke-opacity=".09" stroke-width="1.4"/>
+    <path d="${Array.from({ length: 4 }, (_, r) => Array.from({ length: 4 }, (_, c) => `M${c * 10} ${r * 9 + 3}l5 6l5 -6`).join('')).join('')}" fill="none" stroke="#fff" stroke-opacity=".06" stroke-width="1"/>
   </pattern>
   <pattern id="tex-speckle" width="48" height="48" patternUnits="userSpaceOnUse">${speckles}</pattern>
-  <pattern id="tex-grain" width="9" height="9" patternUnits="userSpaceOnUse">
-    <circle cx="2" cy="3" r=".8" fill="#000" fill-opacity=".08"/><circle cx="7" cy="7" r=".7" fill="#000" fill-opacity=".06"/><circle cx="6" cy="1.5" r=".6" fill="#fff" fill-opacity=".08"/>
-  </pattern>
+  <pattern id="tex-grain" width="36" height="36" patternUnits="userSpaceOnUse">${grain}</pattern>
   <pattern id="tex-weave" width="16" height="12" patternUnits="userSpaceOnUse">
     <path d="M0 3Q4 0 8 3T16 3M0 9Q4 6 8 9T16 9" fill="none" stroke="#000" stroke-opacity=".14" stroke-width="1.6"/>
     <path d="M0 5Q4 2 8 5T16 5" fill="none" stroke="#fff" stroke-opacity=".12" stroke-width="1.2"/>
@@ -202,9 +219,7 @@ export function sharedDefs(): string {
   <pattern id="tex-quilt" width="26" height="26" patternUnits="userSpaceOnUse">
     <path d="M0 13L13 0L26 13L13 26Z" fill="none" stroke="#000" stroke-opacity=".12" stroke-width="1.4" stroke-dasharray="3 2.5"/>
   </pattern>
-  <pattern id="tex-paper" width="7" height="7" patternUnits="userSpaceOnUse">
-    <circle cx="3" cy="4" r=".6" fill="#000" fill-opacity=".05"/>
-  </pattern>
+  <pattern id="tex-paper" width="42" height="42" patternUnits="userSpaceOnUse">${paperDots}</pattern>
   <filter id="blur-s" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="4"/></filter>
   <filter id="blur-m" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="12"/></filter>
   <filter id="blur-l" x="-50%" y="-50%" width="200%" height="200%"><feGaussianBlur stdDeviation="26"/></filter>

@@ -8,6 +8,8 @@ export interface Art {
   footprint: number;
   /** The point the close-up view zooms into. */
   focus: [number, number];
+  /** How much larger than the default the thing is shown (small things get more than 1). */
+  zoom?: number;
 }
 
 export interface DrawOptions {
