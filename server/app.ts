@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -12,6 +14,7 @@ import { registerRequestContext } from './http/request-context';
 import { areaRoutes } from './http/routes/area.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
+import { imageRoutes } from './http/routes/images.routes';
 import { siteRoutes } from './http/routes/site.routes';
 import { userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
@@ -49,6 +52,12 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   app.setSerializerCompiler(serializerCompiler);
 
   await app.register(cookie);
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    // Default brotli quality (11) costs far more CPU than it saves on dynamic responses.
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
   await app.register(helmet, {
     // The analytics snippet of SPEC section 7 is operator-supplied inline script, so a
     // strict CSP would break it; the other protections stay on.
@@ -91,12 +100,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
   });
 
-  await app.register(fastifyStatic, {
-    root: path.join(env.dataDir, 'images'),
-    prefix: '/images/',
-    decorateReply: false,
-    maxAge: '7d',
-  });
+  await app.register(imageRoutes, { dataDir: env.dataDir });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {
@@ -111,7 +115,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       },
     });
   }
-  if (storefront) await registerStorefront(app, storefront);
+  if (storefront) await registerStorefront(app, { ...storefront, pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS });
 
   return app;
 }

@@ -5,5 +5,4 @@ import type { RequestContext } from '../shared/context';
 export interface StorefrontLoadContext {
   ctx: RequestContext;
   services: Services;
-  csrfToken: string;
 }

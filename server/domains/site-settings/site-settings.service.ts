@@ -2,21 +2,25 @@ import { sql } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import { siteSettings } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
+import { bumpContentVersion, currentContentVersion } from '../../shared/content-version';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from './site-settings.defaults';
 
 /**
- * Settings change rarely and are read on every page, so each process keeps them for a few
- * seconds. With several copies a change made on one shows on the others within that time.
+ * Settings change rarely and are read on every page, so each process keeps them until the
+ * shared content version moves (every change bumps it), re-reading at most every minute.
  */
-const CACHE_MILLISECONDS = 5_000;
-let cached: { settings: SiteSettings; loadedAt: number; db: unknown } | null = null;
+const CACHE_MILLISECONDS = 60_000;
+let cached: { settings: SiteSettings; loadedAt: number; db: unknown; version: string } | null = null;
 
 export async function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {
-  if (cached && cached.db === ctx.db && Date.now() - cached.loadedAt < CACHE_MILLISECONDS) return cached.settings;
+  const version = await currentContentVersion(ctx);
+  if (cached && cached.db === ctx.db && cached.version === version && Date.now() - cached.loadedAt < CACHE_MILLISECONDS) {
+    return cached.settings;
+  }
   const rows = await ctx.db.select().from(siteSettings);
   const stored = Object.fromEntries(rows.map((row) => [row.key, row.value]));
   const settings = { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
-  cached = { settings, loadedAt: Date.now(), db: ctx.db };
+  cached = { settings, loadedAt: Date.now(), db: ctx.db, version };
   return settings;
 }
 
@@ -29,6 +33,7 @@ export async function updateSiteSettings(ctx: AppContext, changes: Partial<SiteS
       .onConflictDoUpdate({ target: siteSettings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
   }
   cached = null;
+  await bumpContentVersion(ctx);
   return getSiteSettings(ctx);
 }
 

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+
+export interface CachedPage {
+  status: number;
+  headers: Array<[string, string]>;
+  body: Buffer;
+  gzip: Buffer | null;
+  brotli: Buffer | null;
+  etag: string;
+  storedAt: number;
+}
+
+const COMPRESS_FROM_BYTES = 1024;
+/** Headers that describe one visitor or one response, never copied into the cache. */
+const UNCACHEABLE_HEADERS = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'date', 'etag']);
+
+/**
+ * Rendered anonymous pages, keyed by path, query and the cookies that change the HTML
+ * (colour mode, display currency) plus the content version. Least recently used entries
+ * go first once the entry or byte budget is reached. Compressed copies are made once per
+ * entry, so a hit costs no rendering and no compression.
+ */
+export class PageCache {
+  private readonly entries = new Map<string, CachedPage>();
+  private bytes = 0;
+
+  constructor(
+    private readonly options: { ttlMs: number; maxEntries: number; maxBytes: number },
+  ) {}
+
+  get(key: string, now = Date.now()): CachedPage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (now - entry.storedAt > this.options.ttlMs) {
+      this.delete(key);
+      return undefined;
+    }
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  set(key: string, page: { status: number; headers: Headers; body: Buffer }): CachedPage {
+    const headers = [...page.headers].filter(([name]) => !UNCACHEABLE_HEADERS.has(name));
+    const compressible = page.body.length >= COMPRESS_FROM_BYTES;
+    const entry: CachedPage = {
+      status: page.status,
+      headers,
+      body: page.body,
+      gzip: compressible ? gzipSync(page.body, { level: 6 }) : null,
+      brotli: compressible ? brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } }) : null,
+      etag: `"${createHash('sha1').update(page.body).digest('base64url').slice(0, 22)}"`,
+      storedAt: Date.now(),
+    };
+    this.delete(key);
+    this.entries.set(key, entry);
+    this.bytes += this.sizeOf(entry);
+    while (this.entries.size > this.options.maxEntries || this.bytes > this.options.maxBytes) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.delete(oldest);
+    }
+    return entry;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= this.sizeOf(entry);
+    this.entries.delete(key);
+  }
+
+  private sizeOf(entry: CachedPage): number {
+    return entry.body.length + (entry.gzip?.length ?? 0) + (entry.brotli?.length ?? 0);
+  }
+}
+
+/** Picks the smallest encoding the client accepts. */
+export function chooseEncoding(acceptEncoding: string | undefined, page: CachedPage): { body: Buffer; encoding?: 'br' | 'gzip' } {
+  const accepted = (acceptEncoding ?? '').toLowerCase();
+  if (page.brotli && /\bbr\b/.test(accepted)) return { body: page.brotli, encoding: 'br' };
+  if (page.gzip && /\bgzip\b/.test(accepted)) return { body: page.gzip, encoding: 'gzip' };
+  return { body: page.body };
+}

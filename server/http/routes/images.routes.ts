@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { imageVariant } from '../../domains/media/image-variants';
+import { NotFoundError } from '../../shared/errors';
+
+const imageQuery = z.object({
+  w: z.coerce.number().int().min(16).max(4000).optional(),
+  q: z.coerce.number().int().min(1).max(100).optional(),
+  format: z.enum(['webp', 'original']).optional(),
+});
+
+/**
+ * `/images/<path>`: product and content images from DATA_DIR/images. `?w=` serves a
+ * resized webp (widths snap to a fixed set), `?format=webp&q=50` a lighter copy (SPEC
+ * section 7's favicon and image suffix).
+ */
+export const imageRoutes: FastifyPluginAsyncZod<{ dataDir: string }> = async (app, { dataDir }) => {
+  const imagesRoot = path.join(dataDir, 'images');
+  const cacheRoot = path.join(dataDir, 'cache', 'images');
+  app.get('/images/*', { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
+    const relativePath = decodeURIComponent((request.params as { '*': string })['*']);
+    const image = await imageVariant(imagesRoot, cacheRoot, { relativePath, width: request.query.w, quality: request.query.q, format: request.query.format });
+    if (!image) throw new NotFoundError();
+    reply.header('etag', image.etag);
+    reply.header('cache-control', 'public, max-age=604800, stale-while-revalidate=86400');
+    if (request.headers['if-none-match'] === image.etag) return reply.status(304).send();
+    reply.type(image.contentType);
+    reply.header('content-length', image.size);
+    return reply.send(fs.createReadStream(image.file));
+  });
+};
