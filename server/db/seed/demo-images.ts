@@ -194,7 +194,7 @@ export async function generateDemoImages(
       try {
         await sharp(Buffer.from(await job.svg()), { density: 72 })
           .resize(job.width, job.height, { fit: 'cover' })
-          .webp({ quality: 82, effort: 4 })
+          .webp({ quality: 82, effort: 2 })
           .toFile(temp);
         await fs.rename(temp, file);
         result.written++;

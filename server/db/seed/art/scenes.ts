@@ -167,7 +167,7 @@ function tableRoom(width: number, height: number, tint: string, seed: string): s
 /** Video poster: a few standing things on the studio table. */
 export async function tableView(items: GroupItem[], tint: string, seed: string, width: number, height: number): Promise<string> {
   const floorY = height * 0.84;
-  const scale = (height / 400) * 0.62;
+  const scale = (height / 400) * 0.74;
   const n = items.length;
   const body = items
     .map((item, i) => {
@@ -242,21 +242,21 @@ export async function groupView(items: GroupItem[], tint: string, width: number,
   if (flat) {
     const paper = mix(bg, '#ffffff', 0.2);
     const spots = [
-      [0.21, 0.5, -8],
-      [0.79, 0.48, 7],
-      [0.5, 0.54, -3],
+      [0.23, 0.5, -8],
+      [0.77, 0.48, 7],
+      [0.5, 0.53, -3],
     ];
     const laid = await Promise.all(
-      items.slice(0, 3).map((item, i) => flatLay(item.art, width * spots[i][0], height * spots[i][1], (height / 400) * 0.56, spots[i][2], [width, height])),
+      items.slice(0, 3).map((item, i) => flatLay(item.art, width * spots[i][0], height * spots[i][1], (height / 400) * 0.64, spots[i][2], [width, height])),
     );
     const body = laid.join('');
     return svgDoc(width, height, `<rect width="${width}" height="${height}" fill="${paper}"/><rect width="${width}" height="${height}" fill="url(#tex-paper)"/><rect width="${width}" height="${height}" fill="url(#vol-soft)"/>${body}`);
   }
-  const floorY = height * 0.8;
-  const base = (height / 400) * 0.6;
+  const floorY = height * 0.84;
+  const base = (height / 400) * 0.8;
   const slots = [
-    { x: 0.26, y: floorY - height * 0.06, s: base * 0.85 },
-    { x: 0.74, y: floorY - height * 0.05, s: base * 0.88 },
+    { x: 0.22, y: floorY - height * 0.05, s: base * 0.86 },
+    { x: 0.78, y: floorY - height * 0.04, s: base * 0.88 },
     { x: 0.5, y: floorY, s: base },
   ];
   const order = items.length === 1 ? [2] : items.length === 2 ? [0, 1] : [0, 1, 2];
@@ -264,7 +264,8 @@ export async function groupView(items: GroupItem[], tint: string, width: number,
     .slice(0, 3)
     .map((item, i) => {
       const slot = slots[order[i]];
-      return `${floorShadow(width * slot.x, slot.y, item.art.footprint * slot.s)}${place(item.art, width * slot.x, slot.y, slot.s)}`;
+      const scale = slot.s * Math.min(1.15, item.art.zoom ?? 1);
+      return `${floorShadow(width * slot.x, slot.y, item.art.footprint * scale)}${place(item.art, width * slot.x, slot.y, scale)}`;
     })
     .join('');
   return svgDoc(width, height, `${studio(width, height, bg, floorY)}${body}`);
