@@ -14,7 +14,7 @@ import { DEMO_VIDEOS, POSTER_SIZE, posterName } from './content-pages';
  * network, no shipped assets. Files live in <dataDir>/images/demo and are served at
  * /images/demo/. Bump ART_VERSION whenever a drawing changes so old files are redrawn.
  */
-export const ART_VERSION = '1';
+export const ART_VERSION = '2';
 const VERSION_FILE = '.art-version';
 
 export const PRODUCT_IMAGE_SIZE = 800;
