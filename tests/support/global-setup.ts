@@ -20,6 +20,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const runId = `${Date.now().toString(36)}${process.pid}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-test-'));
+  // Demo pictures are deterministic and take a while to draw, so runs share one copy.
+  const imageCache = path.resolve('node_modules/.cache/shop-test-images');
+  fs.mkdirSync(imageCache, { recursive: true });
+  fs.symlinkSync(imageCache, path.join(dataDir, 'images'));
   const env = loadEnv({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x') });
   const log = pino({ level: 'silent' });
 

@@ -2,6 +2,7 @@ import { count, like } from 'drizzle-orm';
 import { productImages, products } from '../schema';
 import { seedSiteSettings } from '../../domains/site-settings/site-settings.service';
 import type { AppContext } from '../../shared/context';
+import { bumpContentVersion } from '../../shared/content-version';
 import { seedCatalog } from './catalog';
 import { generateDemoImages } from './demo-images';
 
@@ -25,6 +26,7 @@ export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boo
   const started = performance.now();
   const stats = await seedCatalog(ctx);
   ctx.log.info({ ...stats, milliseconds: Math.round(performance.now() - started) }, 'demo catalogue loaded');
+  await bumpContentVersion(ctx);
 }
 
 /** Draws any missing demo picture; a failure is logged, never fatal to starting the shop. */

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../shared/errors';
 import { DEFAULT_SITE_SETTINGS } from '../site-settings/site-settings.defaults';
 import { buildAreaTree, getAreaChildren, getAreaTree, localizeAreas, normalizeCountryList, type AreaNode, type BilingualArea } from './areas.service';
 import { englishNameOfChinesePlace, isChineseName, romanize } from './chinese-names';
+import { createMemoryStore } from '../../shared/kv-store';
 
 /**
  * A context whose database holds only a `country_list` row: getSiteSettings reads
@@ -13,7 +14,7 @@ import { englishNameOfChinesePlace, isChineseName, romanize } from './chinese-na
  */
 function contextWithCountries(countryList?: unknown): AppContext {
   const rows = countryList === undefined ? [] : [{ key: 'country_list', value: countryList }];
-  return { db: { select: () => ({ from: async () => rows }) } } as unknown as AppContext;
+  return { db: { select: () => ({ from: async () => rows }) }, kv: createMemoryStore() } as unknown as AppContext;
 }
 
 function walk<T extends { children?: T[] }>(nodes: readonly T[], visit: (node: T, depth: number) => void, depth = 0): void {
