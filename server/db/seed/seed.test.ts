@@ -4,7 +4,7 @@ import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
 import pino from 'pino';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from '../client';
 import {
   contentPages,
@@ -42,6 +42,8 @@ describe('demo seed', () => {
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'seed-test-'));
+    // The drawn pictures are shared with the rest of the suite (see tests/support/global-setup.ts).
+    await fs.symlink(path.join(inject('dataDir'), 'images'), path.join(dataDir, 'images'));
     database = await openDatabase({ embeddedDir: 'memory://' });
     await migrateDatabase(database);
     ctx = {
