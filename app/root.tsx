@@ -33,7 +33,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     locale,
     colorMode: parseColorMode(readCookie(request.headers.get('cookie'), COLOR_MODE_COOKIE)),
-    csrfToken: context.csrfToken,
     seo: { title, keyword, desc },
     site: {
       name: pickText(settings.shop_name, locale),

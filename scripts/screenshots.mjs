@@ -19,6 +19,7 @@ const pages = [
   { name: 'home', path: '/' },
   { name: 'faq', path: '/faq' },
   { name: 'videos', path: '/videos' },
+  { name: 'story', path: '/our-story' },
   { name: 'contact', path: '/contact-us' },
   { name: '404', path: '/no-such-page' },
 ];

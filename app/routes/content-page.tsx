@@ -1,6 +1,7 @@
 import { data } from 'react-router';
 import { ContactCard } from '~/components/content/contact-card';
 import { ContentBlocks } from '~/components/content/content-blocks';
+import { ServicePromisesCard } from '~/components/home/service-promises';
 import { PageHeader } from '~/components/layout/page-header';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/content-page';
@@ -16,10 +17,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ matches, data }) =>
   pageMeta(matches, { title: data?.page.title, description: data?.page.summary });
 
+/** What sits beside each page's text; the videos page uses the full width for its grid. */
+const ASIDES: Record<string, () => React.ReactNode> = {
+  'contact-us': () => <ContactCard />,
+  faq: () => <ContactCard title="content.stillQuestions" />,
+  'our-story': () => <ServicePromisesCard />,
+};
+
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
-  const aside =
-    page.slug === 'contact-us' ? <ContactCard /> : page.slug === 'faq' ? <ContactCard title="content.stillQuestions" /> : null;
+  const aside = ASIDES[page.slug]?.() ?? null;
   return (
     <article className={`content-page content-page--${page.slug}`}>
       <PageHeader title={page.title} lead={page.summary} />

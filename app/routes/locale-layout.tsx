@@ -1,14 +1,15 @@
 import { data, Outlet, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
 import { RouteErrorPage } from '~/components/layout/error-page';
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, preferredLocale, readCookie } from '~/lib/locale';
+import { preferredLocale } from '~/lib/locale';
 import type { Route } from './+types/locale-layout';
 
 const FILE_PATH = /\.[a-z0-9]{2,5}$/i;
 
 /**
  * Validates the locale segment; any other first segment is a path without one, so it gets
- * the preferred locale. Visiting a page remembers its language in the `lang` cookie.
+ * the preferred locale. (The `lang` cookie that remembers a visited page's language is set
+ * by server/http/storefront.ts, outside the render, so cached pages carry no Set-Cookie.)
  */
 export function loader({ params, request }: Route.LoaderArgs) {
   if (!isLocale(params.locale)) {
@@ -17,12 +18,7 @@ export function loader({ params, request }: Route.LoaderArgs) {
     if (FILE_PATH.test(url.pathname)) throw data(`Page Not Found: ${url.pathname}`, { status: 404 });
     throw redirect(`/${preferredLocale(request)}${url.pathname}${url.search}`);
   }
-  if (readCookie(request.headers.get('cookie'), LOCALE_COOKIE) === params.locale) return null;
-  return data(null, {
-    headers: {
-      'Set-Cookie': `${LOCALE_COOKIE}=${params.locale}; Max-Age=${LOCALE_COOKIE_MAX_AGE}; Path=/; SameSite=Lax`,
-    },
-  });
+  return null;
 }
 
 export default function LocaleLayout() {

@@ -8,8 +8,8 @@ export function ContactCard({ title = 'content.getInTouch' }: { title?: MessageK
   const t = useT();
   const site = useSite();
   return (
-    <aside className="contact-card" aria-labelledby="contact-card-title">
-      <h2 className="contact-card__title" id="contact-card-title">
+    <aside className="side-card contact-card" aria-labelledby="contact-card-title">
+      <h2 className="side-card__title" id="contact-card-title">
         {t(title)}
       </h2>
       <ul className="contact-card__list" role="list">

@@ -30,6 +30,9 @@ export function ContentBlocks({ blocks }: { blocks: readonly ContentBlock[] }) {
   const groups = groupBlocks(blocks);
   // The page's first question starts open, so the accordion reads as one at a glance.
   const firstQa = groups.findIndex((group) => group.kind === 'qa');
+  // Card titles sit one level below the nearest section heading (h2), or at h2 when there is none.
+  const headingBefore = (index: number) =>
+    groups.slice(0, index).some((group) => group.kind === 'single' && group.block.type === 'heading');
   return (
     <>
       {groups.map((group, index) => {
@@ -54,7 +57,7 @@ export function ContentBlocks({ blocks }: { blocks: readonly ContentBlock[] }) {
           return (
             <ul key={index} className="video-grid" role="list">
               {group.items.map((video, itemIndex) => (
-                <VideoCard key={itemIndex} video={video} />
+                <VideoCard key={itemIndex} video={video} headingLevel={headingBefore(index) ? 3 : 2} />
               ))}
             </ul>
           );

@@ -10,7 +10,8 @@ type Video = Extract<ContentBlock, { type: 'video' }>;
  * A poster card with a play button, the title and the duration. With JS the video plays in
  * place; without it the play button is a link to the file.
  */
-export function VideoCard({ video }: { video: Video }) {
+export function VideoCard({ video, headingLevel = 3 }: { video: Video; headingLevel?: 2 | 3 }) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const t = useT();
   const [playing, setPlaying] = useState(false);
   const image = useBrokenImage(video.poster);
@@ -61,7 +62,7 @@ export function VideoCard({ video }: { video: Video }) {
           <div className="video-card__link">{poster}</div>
         )}
       </div>
-      <h3 className="video-card__title">{video.title}</h3>
+      <Heading className="video-card__title">{video.title}</Heading>
     </li>
   );
 }

@@ -9,7 +9,26 @@ const PROMISES: readonly { icon: typeof TruckIcon; title: MessageKey; text: Mess
   { icon: ShieldIcon, title: 'home.promise.secure.title', text: 'home.promise.secure.text' },
 ];
 
-/** What every order comes with (SPEC section 3's service notes, for buyers abroad). */
+function PromiseList({ className }: { className: string }) {
+  const t = useT();
+  return (
+    <ul className={className} role="list">
+      {PROMISES.map(({ icon: Icon, title, text }) => (
+        <li key={title} className="promise">
+          <span className="promise__icon">
+            <Icon size={22} />
+          </span>
+          <div>
+            <h3 className="promise__title">{t(title)}</h3>
+            <p className="promise__text">{t(text)}</p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** What every order comes with (SPEC section 3's service notes, for buyers abroad): a band on the home page. */
 export function ServicePromises() {
   const t = useT();
   return (
@@ -18,20 +37,21 @@ export function ServicePromises() {
         <h2 className="sr-only" id="promises-title">
           {t('home.promisesTitle')}
         </h2>
-        <ul className="promises__list" role="list">
-          {PROMISES.map(({ icon: Icon, title, text }) => (
-            <li key={title} className="promise">
-              <span className="promise__icon">
-                <Icon size={22} />
-              </span>
-              <div>
-                <h3 className="promise__title">{t(title)}</h3>
-                <p className="promise__text">{t(text)}</p>
-              </div>
-            </li>
-          ))}
-        </ul>
+        <PromiseList className="promises__list" />
       </div>
     </section>
+  );
+}
+
+/** The same promises as a card beside a content page. */
+export function ServicePromisesCard() {
+  const t = useT();
+  return (
+    <aside className="side-card" aria-labelledby="promises-card-title">
+      <h2 className="side-card__title" id="promises-card-title">
+        {t('home.promisesTitle')}
+      </h2>
+      <PromiseList className="promises__list promises__list--compact" />
+    </aside>
   );
 }

@@ -4,35 +4,49 @@ import { useSite } from '~/lib/root-data';
 import { useBrokenImage } from '~/lib/use-broken-image';
 
 /**
- * The shop's mark and name, linking home. The name is always written out, so the header
- * reads well in both colour modes whatever the logo looks like; a logo that is missing or
- * fails to load gives way to a lettered mark rather than a broken image.
+ * The shop's own logos under /brand/ come with a `-dark` twin drawn for dark backgrounds;
+ * any other logo (an operator's upload) is shown on a light chip in dark mode instead.
+ */
+export function darkLogoFor(logo: string): string | undefined {
+  return /^\/brand\/[\w-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg') ? logo.replace(/\.svg$/, '-dark.svg') : undefined;
+}
+
+/**
+ * The shop's logo linking home, right for the colour mode in force (CSS picks the variant,
+ * so there is no flash). A logo that is missing or fails to load gives way to a lettered
+ * mark and the shop's name rather than a broken image.
  */
 export function Brand({ className = '' }: { className?: string }) {
   const site = useSite();
   const locale = useLocale();
-  const { ref, broken, onError } = useBrokenImage(site.logo);
+  const dark = darkLogoFor(site.logo);
+  const light = useBrokenImage(site.logo);
+  const darkImage = useBrokenImage(dark);
+  const showLogo = Boolean(site.logo) && !light.broken && !darkImage.broken;
+  const imageProps = { alt: site.name, width: 189, height: 40, decoding: 'async', loading: 'lazy' } as const;
   return (
     <Link to={localePath(locale, '/')} className={`brand ${className}`}>
-      {site.logo && !broken ? (
-        <img
-          ref={ref}
-          className="brand__logo"
-          src={site.logo}
-          alt={site.name}
-          width={36}
-          height={36}
-          decoding="async"
-          onError={onError}
-        />
+      {showLogo ? (
+        <>
+          <img
+            {...imageProps}
+            ref={light.ref}
+            className={`brand__logo ${dark ? 'brand__logo--swap' : 'brand__logo--chip'}`}
+            src={site.logo}
+            onError={light.onError}
+          />
+          {dark ? (
+            <img {...imageProps} ref={darkImage.ref} className="brand__logo brand__logo--dark" src={dark} onError={darkImage.onError} />
+          ) : null}
+        </>
       ) : (
-        <span className="brand__mark" aria-hidden="true">
-          {Array.from(site.name)[0]}
-        </span>
+        <>
+          <span className="brand__mark" aria-hidden="true">
+            {Array.from(site.name)[0]}
+          </span>
+          <span className="brand__name">{site.name}</span>
+        </>
       )}
-      <span className="brand__name" aria-hidden={site.logo && !broken ? true : undefined}>
-        {site.name}
-      </span>
     </Link>
   );
 }

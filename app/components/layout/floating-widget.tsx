@@ -19,7 +19,7 @@ export function FloatingWidget() {
   }, []);
 
   return (
-    <div className="floating-widget" role="group" aria-label={t('shell.quickActions')}>
+    <aside className="floating-widget" aria-label={t('shell.quickActions')}>
       <a
         href="#top"
         className="floating-widget__button"
@@ -46,6 +46,6 @@ export function FloatingWidget() {
         <ChatIcon size={22} />
         <span className="sr-only">{t('shell.contact')}</span>
       </Link>
-    </div>
+    </aside>
   );
 }

@@ -9,14 +9,15 @@ import { MainNav } from './navigation';
 
 /**
  * A thin bar with the shipping promise and, on wide screens, the language and colour-mode
- * switches; below it the sticky header with the brand, the navigation and the actions slot.
+ * switches; below it the bar with the brand, the navigation and the actions slot. The
+ * header is sticky with the thin bar scrolled out of view, so only the main bar stays.
  * Phones get the navigation and switches in the menu drawer.
  */
 export function SiteHeader() {
   const t = useT();
   return (
-    <>
-      <div className="utility-bar" id="top">
+    <header className="site-header" id="top">
+      <div className="utility-bar">
         <div className="container utility-bar__inner">
           <p className="utility-bar__note">
             <TruckIcon size={16} />
@@ -28,7 +29,7 @@ export function SiteHeader() {
           </div>
         </div>
       </div>
-      <header className="site-header">
+      <div className="site-header__bar">
         <div className="container site-header__inner">
           <Brand />
           <MainNav variant="bar" />
@@ -37,7 +38,7 @@ export function SiteHeader() {
             <MobileMenu />
           </div>
         </div>
-      </header>
-    </>
+      </div>
+    </header>
   );
 }
