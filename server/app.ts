@@ -15,6 +15,7 @@ import { areaRoutes } from './http/routes/area.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { imageRoutes } from './http/routes/images.routes';
+import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
 import { userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
@@ -82,6 +83,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
 
   await app.register(healthRoutes, { appContext });
+  await app.register(seoRoutes, { appContext });
 
   await app.register(
     async (api) => {
