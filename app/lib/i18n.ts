@@ -21,6 +21,16 @@ export function localePath(locale: Locale, path: string): string {
   return `/${locale}${path === '/' ? '/' : path}`;
 }
 
+/**
+ * The current path without a trailing slash, plus the query. The server render sees `/en/`
+ * as `/en` while the browser keeps the slash; normalising keeps the links built from the
+ * path identical on both sides, so hydration matches.
+ */
+export function useCurrentPath(): { pathname: string; search: string; hash: string } {
+  const { pathname, search, hash } = useLocation();
+  return { pathname: pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname, search, hash };
+}
+
 /** The `lang` attribute value for a locale. */
 export function htmlLang(locale: Locale): string {
   return locale === 'zh-cn' ? 'zh-CN' : 'en';

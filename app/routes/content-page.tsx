@@ -27,14 +27,17 @@ const ASIDES: Record<string, () => React.ReactNode> = {
 export default function ContentPage({ loaderData }: Route.ComponentProps) {
   const { page } = loaderData;
   const aside = ASIDES[page.slug]?.() ?? null;
+  // On the contact page the ways to reach us matter most, so phones show them first.
+  const asideFirst = page.slug === 'contact-us';
   return (
     <article className={`content-page content-page--${page.slug}`}>
       <PageHeader title={page.title} lead={page.summary} />
       <div className={`container content-page__body${aside ? ' content-page__body--with-aside' : ''}`}>
+        {asideFirst ? aside : null}
         <div className="prose">
           <ContentBlocks blocks={page.blocks} />
         </div>
-        {aside}
+        {asideFirst ? null : aside}
       </div>
     </article>
   );

@@ -1,6 +1,5 @@
-import { useLocation } from 'react-router';
 import { applyColorMode, COLOR_MODES, useColorMode, type ColorMode } from '~/lib/color-mode';
-import { localePath, useLocale, useT } from '~/lib/i18n';
+import { localePath, useCurrentPath, useLocale, useT } from '~/lib/i18n';
 import { useRootData } from '~/lib/root-data';
 import { MonitorIcon, MoonIcon, SunIcon } from '../ui/icons';
 
@@ -14,7 +13,7 @@ const ICONS: Record<ColorMode, typeof SunIcon> = { light: SunIcon, dark: MoonIco
 export function ColorModeSwitch({ showLabels = false, className = '' }: { showLabels?: boolean; className?: string }) {
   const t = useT();
   const locale = useLocale();
-  const { pathname, search } = useLocation();
+  const { pathname, search } = useCurrentPath();
   const mode = useColorMode(useRootData()?.colorMode ?? 'system');
   return (
     <form method="post" action={localePath(locale, '/preferences')} className={`segmented ${className}`}>

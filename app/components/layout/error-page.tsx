@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, useLocation } from 'react-router';
-import { localePath, useLocale, useT } from '~/lib/i18n';
+import { localePath, useCurrentPath, useLocale, useT } from '~/lib/i18n';
 import { ROUTE_ERROR_EVENT } from './loading-bar';
 
 /** The general error page's content (SPEC section 2); the caller decides whether the shell surrounds it. */
@@ -39,7 +39,7 @@ export function ErrorPage({ status, title, description }: { status: number; titl
  */
 export function RouteErrorPage({ error }: { error: unknown }) {
   const t = useT();
-  const { pathname } = useLocation();
+  const { pathname } = useCurrentPath();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
       <ErrorPage status={404} title={t('error.pageNotFound')} description={t('shell.notFoundHint', { path: pathname })} />
