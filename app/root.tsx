@@ -15,6 +15,8 @@ import { COLOR_MODE_COOKIE, colorSchemeFor, parseColorMode } from './lib/color-m
 import { htmlLang, useLocale } from './lib/i18n';
 import { localeFromPath, preferredLocale, readCookie } from './lib/locale';
 import { pageMeta } from './lib/seo';
+import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
+import { isCurrency } from '../server/shared/money';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import type { Route } from './+types/root';
@@ -30,8 +32,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = await context.services.siteSettings.getSiteSettings(context.ctx);
   const { title, keyword, desc } = context.services.siteSettings.seoConfigView(settings, locale);
   const user = context.ctx.user;
+  const cookies = request.headers.get('cookie');
+  const chosenCurrency = readCookie(cookies, DISPLAY_CURRENCY_COOKIE);
   return {
     locale,
+    /** Absolute URLs (canonical, hreflang, Open Graph) start with this. */
+    origin: context.ctx.env.PUBLIC_URL?.replace(/\/$/, '') ?? url.origin,
+    /** Prices are stored in `settlement`; the buyer sees them in `currency`, converted with `rates`. */
+    display: {
+      settlement: settings.currency,
+      currency: isCurrency(chosenCurrency) ? chosenCurrency : settings.currency,
+      rates: settings.exchange_rates,
+    },
     colorMode: parseColorMode(readCookie(request.headers.get('cookie'), COLOR_MODE_COOKIE)),
     seo: { title, keyword, desc },
     site: {
@@ -77,10 +89,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={colorSchemeFor(colorMode)} />
         <meta name="theme-color" content="#ff6900" />
-        {/* The server's `Referrer-Policy: no-referrer` makes browsers send `Origin: null` on
-            same-origin form posts, which the CSRF check refuses; this keeps the real origin
-            on same-origin requests and sends only the origin cross-site. */}
-        <meta name="referrer" content="strict-origin-when-cross-origin" />
         <link rel="icon" href={favicon} />
         <Meta />
         <Links />

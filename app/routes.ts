@@ -9,6 +9,9 @@ export default [
     route('faq', 'routes/content-page.tsx', { id: 'content-faq' }),
     route('contact-us', 'routes/content-page.tsx', { id: 'content-contact-us' }),
     route('preferences', 'routes/preferences.tsx'),
+    route('search', 'routes/search.tsx'),
+    route('product/cate/:id', 'routes/category.tsx'),
+    route('product/:id', 'routes/product.tsx'),
     route('*', 'routes/not-found.tsx'),
   ]),
 ] satisfies RouteConfig;

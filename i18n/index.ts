@@ -1,12 +1,14 @@
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
+import { listingMessages } from './messages/storefront-catalog';
+import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages] as const;
+const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;

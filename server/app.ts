@@ -64,6 +64,8 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     // strict CSP would break it; the other protections stay on.
     contentSecurityPolicy: false,
     crossOriginEmbedderPolicy: false,
+    // 'no-referrer' would make browsers send `Origin: null` on same-origin form posts.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
   registerRequestContext(app, appContext);
   registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });

@@ -1,4 +1,5 @@
 import type { MetaDescriptor } from 'react-router';
+import { LOCALES, type Locale } from '../../i18n/locales';
 
 export interface RootSeo {
   title: string;
@@ -12,27 +13,74 @@ interface MatchLike {
   loaderData?: unknown;
 }
 
-export function rootSeo(matches: readonly (MatchLike | undefined)[]): RootSeo | undefined {
+interface RootMeta {
+  seo?: RootSeo;
+  origin?: string;
+  locale?: Locale;
+  site?: { name?: string; favicon?: string };
+}
+
+function rootData(matches: readonly (MatchLike | undefined)[]): RootMeta | undefined {
   const root = matches.find((match) => match?.id === 'root');
-  const data = (root?.loaderData ?? root?.data) as { seo?: RootSeo } | undefined;
-  return data?.seo;
+  return (root?.loaderData ?? root?.data) as RootMeta | undefined;
+}
+
+export function rootSeo(matches: readonly (MatchLike | undefined)[]): RootSeo | undefined {
+  return rootData(matches)?.seo;
+}
+
+export interface PageSeo {
+  title?: string;
+  description?: string;
+  /** The page's path without the locale ('/product/12'); gives canonical and hreflang links. */
+  path?: string;
+  /** An absolute or root-relative image for link previews. */
+  image?: string;
+  type?: 'website' | 'product' | 'article';
+  /** Structured data objects, each rendered as one JSON-LD script. */
+  jsonLd?: object[];
+  noindex?: boolean;
+}
+
+export function absoluteUrl(origin: string | undefined, path: string): string {
+  if (/^https?:\/\//.test(path)) return path;
+  return `${origin ?? ''}${path}`;
 }
 
 /**
  * Every page's head: its own title (followed by the shop's) and description, falling back
- * to the site's SEO settings, plus the site keywords (SPEC section 7).
+ * to the site's SEO settings, the site keywords (SPEC section 7), and, when the page says
+ * where it lives, the canonical URL, hreflang alternates for both locales, Open Graph tags
+ * and JSON-LD.
  */
-export function pageMeta(
-  matches: readonly (MatchLike | undefined)[],
-  page: { title?: string; description?: string } = {},
-): MetaDescriptor[] {
-  const seo = rootSeo(matches);
+export function pageMeta(matches: readonly (MatchLike | undefined)[], page: PageSeo = {}): MetaDescriptor[] {
+  const root = rootData(matches);
+  const seo = root?.seo;
   const title = page.title ? `${page.title} | ${seo?.title ?? ''}`.replace(/ \| $/, '') : (seo?.title ?? '');
-  return [
+  const description = page.description || seo?.desc || '';
+  const tags: MetaDescriptor[] = [
     { title },
-    { name: 'description', content: page.description || seo?.desc || '' },
+    { name: 'description', content: description },
     { name: 'keywords', content: seo?.keyword ?? '' },
-    { property: 'og:title', content: title },
-    { property: 'og:description', content: page.description || seo?.desc || '' },
+    { property: 'og:title', content: page.title ?? title },
+    { property: 'og:description', content: description },
+    { property: 'og:type', content: page.type ?? 'website' },
+    { name: 'twitter:card', content: page.image ? 'summary_large_image' : 'summary' },
   ];
+  if (root?.site?.name) tags.push({ property: 'og:site_name', content: root.site.name });
+  if (page.path !== undefined && root?.locale) {
+    const href = (locale: Locale) => absoluteUrl(root.origin, `/${locale}${page.path === '/' ? '' : page.path}`);
+    tags.push({ tagName: 'link', rel: 'canonical', href: href(root.locale) });
+    for (const locale of LOCALES) {
+      tags.push({ tagName: 'link', rel: 'alternate', hrefLang: locale === 'zh-cn' ? 'zh-Hans' : 'en', href: href(locale) });
+    }
+    tags.push({ tagName: 'link', rel: 'alternate', hrefLang: 'x-default', href: href('zh-cn') });
+    tags.push({ property: 'og:url', content: href(root.locale) });
+    tags.push({ property: 'og:locale', content: root.locale === 'zh-cn' ? 'zh_CN' : 'en_US' });
+  }
+  const image = page.image ?? root?.site?.favicon;
+  if (image) tags.push({ property: 'og:image', content: absoluteUrl(root?.origin, image) });
+  if (page.noindex) tags.push({ name: 'robots', content: 'noindex' });
+  for (const data of page.jsonLd ?? []) tags.push({ 'script:ld+json': data });
+  return tags;
 }

@@ -51,6 +51,8 @@ export function registerCsrfProtection(app: FastifyInstance, options: { secureCo
 function sameOrigin(request: FastifyRequest): boolean {
   const origin = request.headers.origin;
   if (!origin) return request.headers['sec-fetch-site'] !== 'cross-site';
+  // Privacy settings can blank the Origin of a same-origin post; the browser still says where it came from.
+  if (origin === 'null') return request.headers['sec-fetch-site'] === 'same-origin';
   try {
     return new URL(origin).host === request.headers.host;
   } catch {

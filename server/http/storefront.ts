@@ -105,7 +105,7 @@ export async function registerStorefront(
         if (cache && request.method === 'GET' && pathLocale && !hasSession) {
           const version = await currentContentVersion(request.ctx);
           const varying = PAGE_VARYING_COOKIES.map((name) => request.cookies[name] ?? '').join('|');
-          cacheKey = `${request.url}|${varying}|${version}`;
+          cacheKey = `${request.host}${request.url}|${varying}|${version}`;
           const hit = cache.get(cacheKey);
           if (hit) return sendCachedPage(request, reply, hit, 'hit');
         }

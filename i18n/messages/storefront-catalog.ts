@@ -1,0 +1,6 @@
+import { defineMessages } from '../define';
+
+export const listingMessages = defineMessages({
+  en: {},
+  'zh-cn': {},
+});
