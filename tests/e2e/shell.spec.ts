@@ -1,0 +1,172 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, strictPage } from '../support/browser';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let problems: string[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await context?.close();
+  expect(problems).toEqual([]);
+});
+
+async function open(options: Parameters<Browser['newContext']>[0] = {}) {
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const strict = await strictPage(context);
+  problems = strict.problems;
+  return strict.page;
+}
+
+async function setCookie(name: string, value: string) {
+  await context.addCookies([{ name, value, url: server.url }]);
+}
+
+function backgroundOf(page: Awaited<ReturnType<typeof open>>) {
+  return page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+}
+
+function isDark(rgb: string) {
+  const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
+  return (r + g + b) / 3 < 80;
+}
+
+describe('locale', () => {
+  it('sends a first visit to Chinese and switches to English on the same page', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/faq`);
+    expect(new URL(page.url()).pathname).toBe('/zh-cn/faq');
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+    await page.locator('header .lang-switch a', { hasText: 'English' }).first().click();
+    await page.waitForURL(/\/en\/faq$/);
+    await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
+    await expect.poll(() => page.locator('header .main-nav--bar').innerText()).toContain('Contact Us');
+    await page.goto(server.url);
+    expect(new URL(page.url()).pathname).toMatch(/^\/en\/?$/);
+  });
+});
+
+describe('navigation', () => {
+  it('highlights exactly the entry of the current path', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/en/faq`);
+    const current = page.locator('header .main-nav--bar [aria-current="page"]');
+    await expect.poll(() => current.count()).toBe(1);
+    expect(await current.innerText()).toBe('FAQ');
+    await page.goto(`${server.url}/en/`);
+    expect(await page.locator('header .main-nav--bar [aria-current="page"]').innerText()).toBe('Shop');
+  });
+
+  it('scrolls to the top after navigating to another page', async () => {
+    const page = await open({ viewport: { width: 1280, height: 600 } });
+    await page.goto(`${server.url}/en/faq`);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
+    await page.locator('footer a[href="/en/our-story"]').first().click();
+    await page.waitForURL(/our-story$/);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('shows the loading bar during a slow navigation', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/en/`);
+    await page.route('**/*.data*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      await route.continue();
+    });
+    await page.locator('header nav a[href="/en/faq"]').first().click();
+    await expect.poll(() => page.getAttribute('.loading-bar', 'data-phase')).toBe('loading');
+    await page.waitForURL(/\/en\/faq$/);
+    await expect.poll(() => page.getAttribute('.loading-bar', 'data-phase'), { timeout: 5_000 }).toBe('idle');
+  });
+});
+
+describe('colour mode', () => {
+  it('switches to dark at once and keeps it across a reload', async () => {
+    const page = await open({ colorScheme: 'light' });
+    await page.goto(`${server.url}/en/`);
+    expect(isDark(await backgroundOf(page))).toBe(false);
+    await page.locator('header button[name="colorMode"][value="dark"]').first().click();
+    expect(await page.getAttribute('html', 'data-color-mode')).toBe('dark');
+    await expect.poll(async () => isDark(await backgroundOf(page))).toBe(true);
+    const cookies = await context.cookies();
+    expect(cookies.find((cookie) => cookie.name === 'color_mode')?.value).toBe('dark');
+    await page.reload();
+    expect(isDark(await backgroundOf(page))).toBe(true);
+  });
+
+  it('paints the chosen mode without any script, so there is no flash', async () => {
+    const page = await open({ javaScriptEnabled: false, colorScheme: 'light' });
+    await setCookie('color_mode', 'dark');
+    await page.goto(`${server.url}/zh-cn/`);
+    expect(isDark(await backgroundOf(page))).toBe(true);
+  });
+
+  it('follows the system preference in system mode', async () => {
+    const dark = await open({ colorScheme: 'dark' });
+    await dark.goto(`${server.url}/en/`);
+    expect(isDark(await backgroundOf(dark))).toBe(true);
+    await context.close();
+    const light = await open({ colorScheme: 'light' });
+    await light.goto(`${server.url}/en/`);
+    expect(isDark(await backgroundOf(light))).toBe(false);
+  });
+
+  it('works without JavaScript through the preferences form', async () => {
+    const page = await open({ javaScriptEnabled: false, colorScheme: 'light' });
+    await page.goto(`${server.url}/en/faq`);
+    await page.locator('header button[name="colorMode"][value="dark"]').first().click();
+    await page.waitForURL(/\/en\/faq$/);
+    expect(await page.getAttribute('html', 'data-color-mode')).toBe('dark');
+  });
+});
+
+describe('floating widget and layout', () => {
+  it('sits 80 px from the right and the bottom and takes the visitor back to the top', async () => {
+    const page = await open({ viewport: { width: 1280, height: 700 } });
+    await page.goto(`${server.url}/en/faq`);
+    const widget = page.locator('.floating-widget');
+    const box = (await widget.boundingBox())!;
+    expect(Math.round(1280 - (box.x + box.width))).toBe(80);
+    expect(Math.round(700 - (box.y + box.height))).toBe(80);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    const backToTop = page.locator('.floating-widget__button').first();
+    await expect.poll(() => backToTop.getAttribute('data-visible')).toBe('true');
+    await backToTop.click();
+    await expect.poll(() => page.evaluate(() => window.scrollY), { timeout: 5_000 }).toBe(0);
+  });
+
+  it('fits a 360 px phone without sideways scrolling and opens the menu drawer', async () => {
+    const page = await open({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+    for (const path of ['/zh-cn/', '/en/faq', '/en/contact-us', '/zh-cn/videos', '/en/our-story']) {
+      await page.goto(server.url + path);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    }
+    await page.locator('.menu-button').click();
+    const drawer = page.locator('dialog.drawer');
+    await expect.poll(() => drawer.isVisible()).toBe(true);
+    expect(await drawer.innerText()).toContain('FAQ');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => drawer.isVisible()).toBe(false);
+  });
+});
+
+describe('error page', () => {
+  it('shows Page Not Found inside the shell for an unknown path', async () => {
+    const page = await open();
+    const response = await page.goto(`${server.url}/en/definitely/not/here`);
+    expect(response?.status()).toBe(404);
+    expect(await page.locator('h1').innerText()).toBe('Page Not Found');
+    expect(await page.locator('header nav').count()).toBeGreaterThan(0);
+    problems.length = 0; // the browser logs the 404 of the document itself
+  });
+});
