@@ -3,12 +3,13 @@ import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerCsrfProtection } from './http/csrf';
+import { registerPublicCache } from './http/public-cache';
+import { registerSecurityHeaders } from './http/security-headers';
 import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
 import { areaRoutes } from './http/routes/area.routes';
@@ -59,14 +60,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     // Default brotli quality (11) costs far more CPU than it saves on dynamic responses.
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  await app.register(helmet, {
-    // The analytics snippet of SPEC section 7 is operator-supplied inline script, so a
-    // strict CSP would break it; the other protections stay on.
-    contentSecurityPolicy: false,
-    crossOriginEmbedderPolicy: false,
-    // 'no-referrer' would make browsers send `Origin: null` on same-origin form posts.
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
-  });
+  registerSecurityHeaders(app, { https: Boolean(env.PUBLIC_URL?.startsWith('https:')) });
   registerRequestContext(app, appContext);
   registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });
   registerCsrfProtection(app, { secureCookies: env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https')) });
@@ -89,6 +83,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
 
   await app.register(
     async (api) => {
+      registerPublicCache(api, { ttlSeconds: env.PAGE_CACHE_TTL_SECONDS });
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
       await api.register(areaRoutes);

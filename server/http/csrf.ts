@@ -1,5 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** Gives the browser its readable CSRF token (pages and cookie-authenticated API calls). */
+    issueCsrfCookie(): void;
+  }
+}
 import { ForbiddenError } from '../shared/errors';
 import { ACCESS_TOKEN_COOKIE } from './auth';
 
@@ -19,23 +26,26 @@ function isApiPath(url: string): boolean {
 
 /**
  * Double-submit cookie: a write authenticated by the session cookie must echo the
- * readable `csrf_token` cookie in `x-csrf-token`. Header-token clients are not exposed to
+ * readable `csrf_token` cookie in `x-csrf-token`. The cookie is handed out with pages and
+ * with API answers to cookie-authenticated requests. Header-token clients are not exposed to
  * CSRF (a foreign site cannot set headers), so they skip the check. Page forms are posted
  * same-site only: a cross-site Origin on an unsafe storefront request is refused.
  */
 export function registerCsrfProtection(app: FastifyInstance, options: { secureCookies: boolean }): void {
+  app.decorateReply('issueCsrfCookie', function (this: FastifyReply) {
+    if (this.request.cookies[CSRF_COOKIE]) return;
+    const token = randomUUID().replaceAll('-', '');
+    this.request.cookies[CSRF_COOKIE] = token;
+    this.setCookie(CSRF_COOKIE, token, {
+      path: '/',
+      sameSite: 'lax',
+      secure: options.secureCookies,
+      httpOnly: false,
+      maxAge: 60 * 60 * 24 * 365,
+    });
+  });
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.cookies[CSRF_COOKIE]) {
-      const token = randomBytes(24).toString('base64url');
-      request.cookies[CSRF_COOKIE] = token;
-      reply.setCookie(CSRF_COOKIE, token, {
-        path: '/',
-        sameSite: 'lax',
-        secure: options.secureCookies,
-        httpOnly: false,
-        maxAge: 60 * 60 * 24 * 365,
-      });
-    }
+    if (isApiPath(request.url) && request.cookies[ACCESS_TOKEN_COOKIE]) reply.issueCsrfCookie();
     if (!UNSAFE_METHODS.has(request.method)) return;
     if (isApiPath(request.url)) {
       const cookieAuthenticated = !request.headers.token && Boolean(request.cookies[ACCESS_TOKEN_COOKIE]);

@@ -96,6 +96,7 @@ export async function registerStorefront(
       url: '/*',
       handler: async (request, reply) => {
         const pathLocale = pathLocaleOf(request.url);
+        reply.issueCsrfCookie();
         // Remembering the language here rather than in a loader keeps cached pages free of Set-Cookie.
         if (pathLocale && request.cookies[LOCALE_COOKIE] !== pathLocale) {
           reply.setCookie(LOCALE_COOKIE, pathLocale, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: 'lax' });

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../server/db/schema';
+import { bumpContentVersion } from '../../server/shared/content-version';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 let server: TestServer;
@@ -166,6 +167,7 @@ describe('GET /v1/good/{id}', () => {
   it('hides unlisted products', async () => {
     const id = (await server.request('/v1/good/list?page_size=1', en)).body.data.records[0].id;
     await server.ctx.db.update(products).set({ listed: false }).where(eq(products.id, id));
+    await bumpContentVersion(server.ctx);
     try {
       const response = await server.request(`/v1/good/${id}`, en);
       expect(response.status).toBe(404);
@@ -174,6 +176,7 @@ describe('GET /v1/good/{id}', () => {
       expect(ids).not.toContain(id);
     } finally {
       await server.ctx.db.update(products).set({ listed: true }).where(eq(products.id, id));
+      await bumpContentVersion(server.ctx);
     }
   });
 
@@ -190,5 +193,36 @@ describe('GET /v1/good/GetldList', () => {
     const total = (await server.request('/v1/good/list')).body.data.total;
     expect(body.data).toHaveLength(total);
     expect(body.data[0]).toMatchObject({ id: expect.any(Number), updated_at: expect.any(String) });
+  });
+});
+
+describe('caching of catalogue answers', () => {
+  it('serves repeats from the cache with an ETag and drops them when the content version moves', async () => {
+    const id = (await server.request('/v1/good/list?page_size=1&sort=price_desc', en)).body.data.records[0].id;
+    const first = await server.request(`/v1/good/${id}`, en);
+    const second = await server.request(`/v1/good/${id}`, en);
+    expect(second.headers.get('x-api-cache')).toBe('hit');
+    expect(second.body).toEqual(first.body);
+    const etag = second.headers.get('etag')!;
+    const revalidated = await server.request(`/v1/good/${id}`, { headers: { lang: 'en', 'if-none-match': etag } });
+    expect(revalidated.status).toBe(304);
+
+    const [row] = await server.ctx.db.select().from(products).where(eq(products.id, id));
+    await server.ctx.db.update(products).set({ name: { ...row.name, en: 'Renamed for the cache test' } }).where(eq(products.id, id));
+    await bumpContentVersion(server.ctx);
+    try {
+      const fresh = await server.request(`/v1/good/${id}`, en);
+      expect(fresh.body.data.name).toBe('Renamed for the cache test');
+      expect(fresh.headers.get('etag')).not.toBe(etag);
+    } finally {
+      await server.ctx.db.update(products).set({ name: row.name }).where(eq(products.id, id));
+      await bumpContentVersion(server.ctx);
+    }
+  });
+
+  it('keeps languages apart', async () => {
+    const english = await server.request('/v1/goodGroup/list/2', en);
+    const chinese = await server.request('/v1/goodGroup/list/2', zh);
+    expect(chinese.body.data[0].name).not.toBe(english.body.data[0].name);
   });
 });

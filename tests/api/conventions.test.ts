@@ -177,7 +177,7 @@ describe('sessions on login-only endpoints (SPEC section 8)', () => {
 
 describe('CSRF on cookie-authenticated writes', () => {
   it('refuses a cookie-authenticated write without the echoed token and allows it with one', async () => {
-    const first = await server.request('/v1/config');
+    const first = await server.request('/en/');
     const csrf = /csrf_token=([^;]+)/.exec(first.headers.get('set-cookie') ?? '')?.[1];
     expect(csrf).toBeTruthy();
     const blocked = await server.request('/v1/anything', {

@@ -99,6 +99,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/goodGroup/list/1',
     {
+      config: { publicCache: true },
       schema: {
         tags: ['catalogue'],
         summary: 'Home-page sections: each collection with its first products',
@@ -110,13 +111,13 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/goodGroup/list/2',
-    { schema: { tags: ['catalogue'], summary: 'The category tree (navigation)', response: { 200: envelopeOf(z.array(groupNode)) } } },
+    { config: { publicCache: true }, schema: { tags: ['catalogue'], summary: 'The category tree (navigation)', response: { 200: envelopeOf(z.array(groupNode)) } } },
     async (request) => ok(await categoryTree(request.ctx, request.ctx.locale)),
   );
 
   app.get(
     '/goodGroup/:id',
-    { schema: { tags: ['catalogue'], summary: 'One product group', params: idParams, response: { 200: envelopeOf(groupDetail) } } },
+    { config: { publicCache: true }, schema: { tags: ['catalogue'], summary: 'One product group', params: idParams, response: { 200: envelopeOf(groupDetail) } } },
     async (request) => {
       const group = await getGroup(request.ctx, request.params.id, request.ctx.locale);
       if (!group) throw new NotFoundError('catalog.groupNotFound');
@@ -127,6 +128,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/good/list',
     {
+      config: { publicCache: true },
       schema: {
         tags: ['catalogue'],
         summary: 'Products: paged, filtered by group, keyword and price, sorted',
@@ -150,6 +152,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/good/GetldList',
     {
+      config: { publicCache: true },
       schema: {
         tags: ['catalogue'],
         summary: 'Ids of every listed product with their last change (prefetch, sitemap)',
@@ -161,7 +164,7 @@ export const catalogRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/good/:id',
-    { schema: { tags: ['catalogue'], summary: 'One product with properties and SKUs', params: idParams, response: { 200: envelopeOf(productDetail) } } },
+    { config: { publicCache: true }, schema: { tags: ['catalogue'], summary: 'One product with properties and SKUs', params: idParams, response: { 200: envelopeOf(productDetail) } } },
     async (request) => {
       const product = await getProduct(request.ctx, request.params.id, request.ctx.locale);
       if (!product) throw new NotFoundError('catalog.productNotFound');

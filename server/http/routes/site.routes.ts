@@ -42,12 +42,12 @@ const siteConfigSchema = z.object({
 export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/siteManage',
-    { schema: { tags: ['site'], summary: 'Site settings: SEO, analytics, currency, countries', response: { 200: envelopeOf(siteManageSchema) } } },
+    { config: { publicCache: true }, schema: { tags: ['site'], summary: 'Site settings: SEO, analytics, currency, countries', response: { 200: envelopeOf(siteManageSchema) } } },
     async (request) => ok(siteManageView(await getSiteSettings(request.ctx), request.ctx.locale)),
   );
   app.get(
     '/sys/conf',
-    { schema: { tags: ['site'], summary: 'SEO configuration for page heads', response: { 200: envelopeOf(seoConfigSchema) } } },
+    { config: { publicCache: true }, schema: { tags: ['site'], summary: 'SEO configuration for page heads', response: { 200: envelopeOf(seoConfigSchema) } } },
     async (request) => ok(seoConfigView(await getSiteSettings(request.ctx), request.ctx.locale)),
   );
   app.get(
