@@ -8,7 +8,7 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerCsrfProtection } from './http/csrf';
-import { registerPublicCache } from './http/public-cache';
+import { registerResponseCache } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
@@ -53,6 +53,11 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const secureCookies = env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
+  // First hooks of every request: the response cache answers repeats before anything else runs.
+  registerSecurityHeaders(app, { https: Boolean(env.PUBLIC_URL?.startsWith('https:')) });
+  const responseCache = registerResponseCache(app, { appContext, ttlSeconds: env.PAGE_CACHE_TTL_SECONDS, secureCookies });
+
   await app.register(cookie);
   await app.register(compress, {
     threshold: 1024,
@@ -60,10 +65,9 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     // Default brotli quality (11) costs far more CPU than it saves on dynamic responses.
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
-  registerSecurityHeaders(app, { https: Boolean(env.PUBLIC_URL?.startsWith('https:')) });
   registerRequestContext(app, appContext);
   registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });
-  registerCsrfProtection(app, { secureCookies: env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https')) });
+  registerCsrfProtection(app, { secureCookies });
 
   await app.register(swagger, {
     openapi: {
@@ -83,7 +87,6 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
 
   await app.register(
     async (api) => {
-      registerPublicCache(api, { ttlSeconds: env.PAGE_CACHE_TTL_SECONDS });
       await api.register(siteRoutes);
       await api.register(catalogRoutes);
       await api.register(areaRoutes);
@@ -114,7 +117,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       },
     });
   }
-  if (storefront) await registerStorefront(app, { ...storefront, pageCacheTtlSeconds: env.PAGE_CACHE_TTL_SECONDS });
+  if (storefront) await registerStorefront(app, { ...storefront, responseCache });
 
   return app;
 }

@@ -9,7 +9,28 @@ declare module 'fastify' {
 }
 
 export const LOCALE_COOKIE = 'lang';
+export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+/** Reads one cookie from the raw header, for code that runs before the cookie parser. */
+const cookiePatterns = new Map<string, RegExp>();
+
+export function rawCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  let pattern = cookiePatterns.get(name);
+  if (!pattern) cookiePatterns.set(name, (pattern = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`)));
+  const match = pattern.exec(header);
+  if (!match) return undefined;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return match[1];
+  }
+}
 export const DEFAULT_CLIENT = 4;
+
+function cookieLocale(value: string | undefined): Locale | undefined {
+  return isLocale(value) ? value : undefined;
+}
 
 /**
  * The language of API messages: the `lang` header (SPEC section 7), then the locale
@@ -19,7 +40,7 @@ export function requestLocale(request: FastifyRequest): Locale {
   const header = request.headers.lang;
   return (
     normalizeLocale(Array.isArray(header) ? header[0] : header) ??
-    (isLocale(request.cookies?.[LOCALE_COOKIE]) ? (request.cookies[LOCALE_COOKIE] as Locale) : undefined) ??
+    cookieLocale(request.cookies?.[LOCALE_COOKIE] ?? rawCookie(request.headers.cookie, LOCALE_COOKIE)) ??
     localeFromAcceptLanguage(request.headers['accept-language']) ??
     DEFAULT_LOCALE
   );
@@ -41,6 +62,5 @@ export function registerRequestContext(app: FastifyInstance, appContext: AppCont
       requestId: request.id,
       user: null,
     };
-    reply.header('x-request-id', request.id);
   });
 }

@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
  * The protective headers helmet would set (without a CSP: the operator's analytics snippet
  * is inline script), computed once and applied in one call per request, because running
  * helmet's middleware chain per request cost a third of the throughput of a cached page.
+ * Every response also carries its request id.
  */
 export function registerSecurityHeaders(app: FastifyInstance, options: { https: boolean }): void {
   const headers: Record<string, string> = {
@@ -20,8 +21,9 @@ export function registerSecurityHeaders(app: FastifyInstance, options: { https: 
     'x-xss-protection': '0',
   };
   if (options.https) headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
-  app.addHook('onRequest', (_request, reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.headers(headers);
+    reply.header('x-request-id', request.id);
     done();
   });
 }

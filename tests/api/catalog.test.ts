@@ -201,7 +201,7 @@ describe('caching of catalogue answers', () => {
     const id = (await server.request('/v1/good/list?page_size=1&sort=price_desc', en)).body.data.records[0].id;
     const first = await server.request(`/v1/good/${id}`, en);
     const second = await server.request(`/v1/good/${id}`, en);
-    expect(second.headers.get('x-api-cache')).toBe('hit');
+    expect(second.headers.get('x-cache')).toBe('hit');
     expect(second.body).toEqual(first.body);
     const etag = second.headers.get('etag')!;
     const revalidated = await server.request(`/v1/good/${id}`, { headers: { lang: 'en', 'if-none-match': etag } });

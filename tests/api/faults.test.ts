@@ -7,7 +7,8 @@ import { freePort, spawnServer, waitForReady } from '../support/spawn-server';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { startTestServer, type TestServer } from '../support/test-server';
 
-describe('start-up faults', () => {
+// Spawned servers on a fresh embedded database pay for initdb first; give them room on a busy machine.
+describe('start-up faults', { timeout: 120_000 }, () => {
   it('exits non-zero with a clear message when PostgreSQL is unreachable', async () => {
     const server = spawnServer({ DATABASE_URL: 'postgres://postgres@127.0.0.1:1/test' }, await freePort());
     expect(await server.exited).toBe(1);
@@ -27,7 +28,7 @@ describe('start-up faults', () => {
   });
 });
 
-describe('graceful shutdown', () => {
+describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
     const port = await freePort();
     const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: postgresAdminUrl }, port);
