@@ -56,7 +56,8 @@ export function absoluteUrl(origin: string | undefined, path: string): string {
 export function pageMeta(matches: readonly (MatchLike | undefined)[], page: PageSeo = {}): MetaDescriptor[] {
   const root = rootData(matches);
   const seo = root?.seo;
-  const title = page.title ? `${page.title} | ${seo?.title ?? ''}`.replace(/ \| $/, '') : (seo?.title ?? '');
+  const suffix = root?.site?.name || seo?.title || '';
+  const title = page.title ? (suffix ? `${page.title} | ${suffix}` : page.title) : (seo?.title ?? '');
   const description = page.description || seo?.desc || '';
   const tags: MetaDescriptor[] = [
     { title },
