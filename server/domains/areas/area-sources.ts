@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { getCitiesOfState, getCountries, getStatesOfCountry, type ICity, type IState } from '@countrystatecity/countries';
 import { isChineseName, toSimplifiedChinese } from './chinese-names';
+import subdivisionNamesData from './data/subdivision-names-zh.json';
 
 /**
  * Readers over the npm data packages behind `/v1/area/all` (docs/areas.md says which
@@ -87,10 +88,8 @@ export function loadCities(countryCode: string, stateCode: string): Promise<ICit
   return getCitiesOfState(countryCode, stateCode);
 }
 
-interface Iso3166Region {
-  name: string;
-  iso: string;
-}
+/** Extracted from iso3166-2-db by scripts/extract-subdivision-names.mjs (the package itself is 280 MB). */
+const subdivisionNamesZh = subdivisionNamesData as { names: Record<string, Record<string, string>> };
 
 /**
  * Chinese names of a country's first-level subdivisions from iso3166-2-db (OpenStreetMap
@@ -100,11 +99,11 @@ interface Iso3166Region {
  * (the caller then falls back to English).
  */
 export function loadSubdivisionChineseNames(countryCode: string): Map<string, string> {
-  const regions = readPackageJson<Iso3166Region[]>(`iso3166-2-db/regions/${countryCode}/zh.json`, []);
+  const regions = subdivisionNamesZh.names[countryCode] ?? {};
   const names = new Map<string, string>();
-  for (const region of regions) {
-    const simplified = toSimplifiedChinese(region.name ?? '').trim();
-    if (region.iso && isChineseName(simplified)) names.set(region.iso, simplified);
+  for (const [iso, name] of Object.entries(regions)) {
+    const simplified = toSimplifiedChinese(name).trim();
+    if (isChineseName(simplified)) names.set(iso, simplified);
   }
   return names;
 }
