@@ -1,0 +1,85 @@
+// `npm run bench:lighthouse`: Lighthouse 12 (mobile profile) against the built server in
+// Debian's Chromium, on the home, a category and a product page, in both languages.
+// Prints the four category scores and the JavaScript each page sends (gzip).
+//   npm run bench:lighthouse -- --record    also appends the table to docs/benchmarks.md
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+
+const record = process.argv.includes('--record');
+const chromePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+if (spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' }).status !== 0) process.exit(1);
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lighthouse-'));
+const port = await freePort();
+const origin = `http://127.0.0.1:${port}`;
+const shop = spawn(process.execPath, ['build/app-server/main.js'], {
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const chrome = await chromeLauncher.launch({
+  chromePath,
+  chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+});
+
+try {
+  await waitFor(`${origin}/readyz`);
+  const category = (await (await fetch(`${origin}/v1/goodGroup/list/2`)).json()).data[0].id;
+  const product = (await (await fetch(`${origin}/v1/good/list?sort=best_selling&page_size=1`)).json()).data.records[0].id;
+  const pages = [];
+  for (const locale of ['en', 'zh-cn']) {
+    pages.push([`home (${locale})`, `/${locale}`], [`category (${locale})`, `/${locale}/product/cate/${category}`], [`product (${locale})`, `/${locale}/product/${product}`]);
+  }
+  const rows = [];
+  for (const [name, pathname] of pages) {
+    await fetch(origin + pathname); // warm the response cache, as a live shop's would be
+    const { lhr } = await lighthouse(origin + pathname, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] });
+    const score = (id) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const scripts = (lhr.audits['network-requests']?.details?.items ?? []).filter((item) => item.resourceType === 'Script');
+    const jsKb = scripts.reduce((total, item) => total + (item.transferSize ?? 0), 0) / 1024;
+    const failing = Object.values(lhr.audits)
+      .filter((audit) => audit.score !== null && audit.score < 0.9 && audit.scoreDisplayMode !== 'informative' && audit.scoreDisplayMode !== 'manual')
+      .map((audit) => audit.id);
+    rows.push({ name, performance: score('performance'), accessibility: score('accessibility'), bestPractices: score('best-practices'), seo: score('seo'), jsKb, lcp: lhr.audits['largest-contentful-paint']?.displayValue, failing });
+  }
+  const table = [
+    '| page | Performance | Accessibility | Best Practices | SEO | JS sent (gzip) | LCP |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((row) => `| ${row.name} | ${row.performance} | ${row.accessibility} | ${row.bestPractices} | ${row.seo} | ${row.jsKb.toFixed(1)} KB | ${row.lcp} |`),
+  ].join('\n');
+  console.log(`\n${table}\n`);
+  for (const row of rows) if (row.failing.length) console.log(`${row.name}: audits below 0.9: ${row.failing.join(', ')}`);
+  if (record) {
+    const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, Lighthouse 12 mobile profile, Chromium at ${chromePath}`;
+    fs.appendFileSync('docs/benchmarks.md', `\n## ${new Date().toISOString().slice(0, 10)}: Lighthouse\n\nMachine: ${machine}\n\n${table}\n`);
+    console.log('Recorded in docs/benchmarks.md');
+  }
+} finally {
+  await chrome.kill();
+  shop.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
