@@ -1,9 +1,117 @@
-import { data } from 'react-router';
+import { useState } from 'react';
+import { data, Link, useSearchParams } from 'react-router';
+import { RouteErrorPage } from '~/components/layout/error-page';
+import { Gallery } from '~/components/product/gallery';
+import { ProductPurchase } from '~/components/product/product-purchase';
+import { productJsonLd, summary } from '~/components/product/product-seo';
+import { ServiceNotes } from '~/components/product/service-notes';
+import { initialSelection, selectionSearch, type Product, type Selection } from '~/components/product/sku-selection';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { pageMeta } from '~/lib/seo';
+import type { RootLoaderData } from '~/root';
+import type { Route } from './+types/product';
 
-export function loader() {
-  throw data(null, { status: 404 });
+/** Product ids are positive 32-bit integers written plainly: '0', '-1', '1e9', '007' or 'abc' name nothing. */
+const PRODUCT_ID = /^[1-9]\d{0,9}$/;
+const MAX_ID = 2_147_483_647;
+
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const id = PRODUCT_ID.test(params.id) ? Number(params.id) : 0;
+  if (id < 1 || id > MAX_ID) throw data(null, { status: 404 });
+  const product = await context.services.catalogProducts.getProduct(context.ctx, id, context.ctx.locale);
+  if (!product) throw data(null, { status: 404 });
+  return { product };
 }
 
-export default function Placeholder() {
-  return null;
+export const meta: Route.MetaFunction = ({ matches, data }) => {
+  const rootMatch = matches.find((match) => match?.id === 'root');
+  // No product (404 or failure): the root's error-page head, with its title and noindex.
+  if (!data) return rootMatch?.meta ?? [];
+  const { product } = data;
+  const root = rootMatch?.data as RootLoaderData | undefined;
+  return pageMeta(matches, {
+    title: product.name,
+    description: summary(product.description),
+    path: `/product/${product.id}`,
+    image: product.images[0]?.url,
+    type: 'product',
+    jsonLd: root ? productJsonLd(product, { origin: root.origin, locale: root.locale, shopName: root.site.name }) : [],
+  });
+};
+
+/** The image of the first chosen value that has one (a colour), else the first image. */
+function imageFor(product: Product, selection: Selection): number {
+  for (const [index, property] of product.property.entries()) {
+    const image = property.values.find((value) => value.id === selection[index])?.image;
+    const at = image ? product.images.findIndex((candidate) => candidate.url === image) : -1;
+    if (at >= 0) return at;
+  }
+  return 0;
+}
+
+function ProductPage({ product, search }: { product: Product; search: URLSearchParams }) {
+  const t = useT();
+  const locale = useLocale();
+  const [selection, setSelection] = useState(() => initialSelection(product, search));
+  const [image, setImage] = useState(() => imageFor(product, selection));
+
+  function choose(index: number, valueId: number) {
+    const next = selection.map((id, i) => (i === index ? valueId : id));
+    setSelection(next);
+    // The address keeps the choice (reload, share) without a navigation: nothing needs reloading.
+    window.history.replaceState(window.history.state, '', window.location.pathname + selectionSearch(product, next));
+    const valueImage = product.property[index].values.find((value) => value.id === valueId)?.image;
+    const at = valueImage ? product.images.findIndex((candidate) => candidate.url === valueImage) : -1;
+    if (at >= 0) setImage(at);
+  }
+
+  return (
+    <div className="product-page container">
+      <nav className="product-page__crumbs" aria-label={t('shell.breadcrumb')}>
+        <ol className="breadcrumb" role="list">
+          <li>
+            <Link to={localePath(locale, '/')}>{t('shell.home')}</Link>
+          </li>
+          {product.category ? (
+            <li>
+              <Link to={localePath(locale, `/product/cate/${product.category.id}`)}>{product.category.name}</Link>
+            </li>
+          ) : null}
+          <li aria-current="page">{product.name}</li>
+        </ol>
+      </nav>
+      <div className="product-page__main">
+        <Gallery images={product.images} active={image} onActive={setImage} />
+        <div className="product-page__info">
+          <h1 className="product-page__title">{product.name}</h1>
+          <p className="product-page__sold">{t('product.sold', { n: new Intl.NumberFormat(locale).format(product.sold) })}</p>
+          <ProductPurchase product={product} selection={selection} onChoose={choose} />
+          <ServiceNotes notes={product.service_notes} />
+          {product.description ? (
+            <section className="product-details" aria-labelledby="product-details-title">
+              <h2 className="product-details__title" id="product-details-title">
+                {t('product.details')}
+              </h2>
+              <div className="product-details__text">
+                {product.description.split(/\n\s*\n/).map((paragraph, index) => (
+                  <p key={index}>{paragraph}</p>
+                ))}
+              </div>
+            </section>
+          ) : null}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export default function ProductRoute({ loaderData }: Route.ComponentProps) {
+  const [search] = useSearchParams();
+  const { product } = loaderData;
+  // A different product or a different ?sku= from a link starts over; in-page choices only replace the address.
+  return <ProductPage key={`${product.id}|${search.get('sku')}|${search.get('v')}`} product={product} search={search} />;
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorPage error={error} />;
 }
