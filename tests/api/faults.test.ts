@@ -1,8 +1,8 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createSession } from '../../server/domains/customers/sessions.service';
 import { users } from '../../server/db/schema';
-import { postgresAdminUrl } from '../support/database';
+import { openTestDatabase, postgresAdminUrl } from '../support/database';
 import { freePort, spawnServer, waitForReady } from '../support/spawn-server';
 import { startTcpProxy } from '../support/tcp-proxy';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -31,7 +31,10 @@ describe('start-up faults', { timeout: 120_000 }, () => {
 describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
     const port = await freePort();
-    const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: postgresAdminUrl }, port);
+    // On PostgreSQL the spawned server gets its own clone of the template, never the shared database.
+    const database = postgresAdminUrl ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') }) : undefined;
+    await database?.handle.close();
+    const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: database?.url }, port);
     try {
       await waitForReady(server.url);
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -57,6 +60,7 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
       expect(server.output()).toContain('shutting down');
     } finally {
       await server.stop();
+      await database?.drop();
     }
   });
 });
