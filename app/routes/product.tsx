@@ -5,7 +5,7 @@ import { Gallery } from '~/components/product/gallery';
 import { ProductPurchase } from '~/components/product/product-purchase';
 import { productJsonLd, summary } from '~/components/product/product-seo';
 import { ServiceNotes } from '~/components/product/service-notes';
-import { initialSelection, selectionSearch, type Product, type Selection } from '~/components/product/sku-selection';
+import { initialSelection, selectionSearch, type Product } from '~/components/product/sku-selection';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { pageMeta } from '~/lib/seo';
 import type { RootLoaderData } from '~/root';
@@ -39,29 +39,25 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
   });
 };
 
-/** The image of the first chosen value that has one (a colour), else the first image. */
-function imageFor(product: Product, selection: Selection): number {
-  for (const [index, property] of product.property.entries()) {
-    const image = property.values.find((value) => value.id === selection[index])?.image;
-    const at = image ? product.images.findIndex((candidate) => candidate.url === image) : -1;
-    if (at >= 0) return at;
-  }
-  return 0;
+/** Where a value's own picture (a colour's) sits in the gallery, or -1. */
+function imageOf(product: Product, index: number, valueId: number | null): number {
+  const image = product.property[index]?.values.find((value) => value.id === valueId)?.image;
+  return image ? product.images.findIndex((candidate) => candidate.url === image) : -1;
 }
 
 function ProductPage({ product, search }: { product: Product; search: URLSearchParams }) {
   const t = useT();
   const locale = useLocale();
   const [selection, setSelection] = useState(() => initialSelection(product, search));
-  const [image, setImage] = useState(() => imageFor(product, selection));
+  // The gallery opens on the picture of the chosen colour, if it has one.
+  const [image, setImage] = useState(() => Math.max(0, ...selection.map((valueId, index) => imageOf(product, index, valueId))));
 
   function choose(index: number, valueId: number) {
     const next = selection.map((id, i) => (i === index ? valueId : id));
     setSelection(next);
     // The address keeps the choice (reload, share) without a navigation: nothing needs reloading.
     window.history.replaceState(window.history.state, '', window.location.pathname + selectionSearch(product, next));
-    const valueImage = product.property[index].values.find((value) => value.id === valueId)?.image;
-    const at = valueImage ? product.images.findIndex((candidate) => candidate.url === valueImage) : -1;
+    const at = imageOf(product, index, valueId);
     if (at >= 0) setImage(at);
   }
 
