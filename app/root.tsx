@@ -25,6 +25,7 @@ import './styles/base.css';
 import './styles/layout.css';
 import './styles/components.css';
 import './styles/pages.css';
+import './styles/catalog.css';
 import './styles/product.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -1,6 +1,8 @@
-import { redirect } from 'react-router';
+import { data, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
+import { isCurrency, type Currency } from '../../server/shared/money';
 import { colorModeCookie, parseColorMode } from '~/lib/color-mode';
+import { DISPLAY_CURRENCY_COOKIE, DISPLAY_CURRENCY_MAX_AGE } from '~/lib/currency';
 import type { Route } from './+types/preferences';
 
 /** Only local paths are followed back; anything else (other hosts, `//evil`) goes home. */
@@ -11,18 +13,36 @@ function safeBackPath(value: FormDataEntryValue | null, fallback: string): strin
   return value;
 }
 
+/** The `Set-Cookie` value that remembers a display currency for a year (SameSite=Lax, whole site). */
+function displayCurrencyCookie(currency: Currency): string {
+  return `${DISPLAY_CURRENCY_COOKIE}=${currency}; Max-Age=${DISPLAY_CURRENCY_MAX_AGE}; Path=/; SameSite=Lax`;
+}
+
 /**
- * The no-JS path of the colour-mode switch: the form posts here, the cookie is set and the
- * visitor goes back to the page they were on. (With JS the switch works on the client.)
+ * The visitor's preferences: `colorMode` (light / dark / system) and `currency` (the display
+ * currency, one of CNY, USD, EUR, JPY, GBP; anything else is refused). Each field present is
+ * remembered in its cookie.
+ *
+ * Without JavaScript the forms post here with `redirectTo`, and the visitor goes back to the
+ * page they were on. With JavaScript the currency picker posts through a fetcher without it:
+ * the answer is plain data, and React Router then reloads the page data, which reads the new
+ * cookie (the currency is part of the page-cache key, so cached pages stay right).
  */
 export async function action({ request, params }: Route.ActionArgs) {
   const home = `/${isLocale(params.locale) ? params.locale : 'zh-cn'}/`;
   const form = await request.formData();
-  const mode = parseColorMode(String(form.get('colorMode') ?? ''));
-  return redirect(safeBackPath(form.get('redirectTo'), home), {
-    status: 303,
-    headers: { 'Set-Cookie': colorModeCookie(mode) },
-  });
+  const headers = new Headers();
+  let valid = true;
+  const colorMode = form.get('colorMode');
+  if (typeof colorMode === 'string') headers.append('Set-Cookie', colorModeCookie(parseColorMode(colorMode)));
+  const currency = form.get('currency');
+  if (currency !== null) {
+    if (isCurrency(currency)) headers.append('Set-Cookie', displayCurrencyCookie(currency));
+    else valid = false;
+  }
+  const redirectTo = form.get('redirectTo');
+  if (redirectTo === null) return data({ ok: valid }, { status: valid ? 200 : 400, headers });
+  return redirect(safeBackPath(redirectTo, home), { status: 303, headers });
 }
 
 export function loader({ params }: Route.LoaderArgs) {

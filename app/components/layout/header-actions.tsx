@@ -1,10 +1,16 @@
+import { CurrencyPicker } from '../catalog/currency-picker';
+import { HeaderSearch } from '../catalog/header-search';
+
 /**
- * The right-hand end of the header. Search, the display-currency picker, the cart and the
- * account menu are added here by later work; each should be a compact control at least
- * 44px tall on phones. Until then there is nothing to show.
+ * The right-hand end of the header: product search and the display currency (on phones the
+ * currency moves into the menu drawer). The cart and the account menu join later; each should
+ * be a compact control at least 44px tall on phones.
  */
 export function HeaderActions() {
-  const actions: React.ReactNode[] = [];
-  if (actions.length === 0) return null;
-  return <div className="header-actions">{actions}</div>;
+  return (
+    <div className="header-actions">
+      <HeaderSearch />
+      <CurrencyPicker variant="header" />
+    </div>
+  );
 }

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { useT } from '~/lib/i18n';
 import { CloseIcon, MenuIcon } from '../ui/icons';
+import { CurrencyPicker } from '../catalog/currency-picker';
 import { ColorModeSwitch } from './color-mode-switch';
 import { LanguageSwitch } from './language-switch';
 import { MainNav } from './navigation';
@@ -77,6 +78,7 @@ export function MobileMenu() {
             <LanguageSwitch className="lang-switch--large" />
             <p className="drawer__label">{t('shell.colorMode')}</p>
             <ColorModeSwitch showLabels className="segmented--large" />
+            <CurrencyPicker variant="drawer" />
           </div>
         </div>
       </dialog>
