@@ -12,10 +12,10 @@ export const NAV_ITEMS: readonly { label: MessageKey; path: string }[] = [
   { label: 'nav.contactUs', path: '/contact-us' },
 ];
 
-/** 'Shop' covers the home page exactly and every product and category page. */
+/** 'Shop' covers the home page exactly, search results and every product and category page. */
 export function isShopPath(pathname: string, locale: Locale): boolean {
   const rest = pathname.slice(locale.length + 1) || '/';
-  return rest === '/' || rest === '/product' || rest.startsWith('/product/');
+  return rest === '/' || rest === '/search' || rest === '/product' || rest.startsWith('/product/');
 }
 
 /** The top navigation; `variant` only changes the styling (inline bar or drawer list). */

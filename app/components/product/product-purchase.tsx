@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { formatPrice } from '../../../server/shared/money';
 import { priceStyleFor, useDisplayCurrency } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { Price } from './price';
+import { Price } from '../catalog/price';
 import { QuantityStepper } from './quantity-stepper';
 import { SkuOptions } from './sku-options';
 import { matchingSkus, skuFor, type Product, type Selection } from './sku-selection';
