@@ -1,25 +1,5 @@
 /** Stroke icons of the catalogue, drawn like app/components/ui/icons.tsx (24px grid, decorative). */
-type IconProps = { size?: number; className?: string };
-
-function Icon({ size = 20, className, children }: IconProps & { children: React.ReactNode }) {
-  return (
-    <svg
-      className={className}
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.75}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-    >
-      {children}
-    </svg>
-  );
-}
+import { Icon, type IconProps } from '../ui/icons';
 
 export const SearchIcon = (props: IconProps) => (
   <Icon {...props}>

@@ -2,9 +2,9 @@
  * Inline stroke icons (24px grid). Decorative by default: the control that holds one
  * carries the accessible name.
  */
-type IconProps = { size?: number; className?: string };
+export type IconProps = { size?: number; className?: string };
 
-function Icon({ size = 20, className, children }: IconProps & { children: React.ReactNode }) {
+export function Icon({ size = 20, className, children }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       className={className}
