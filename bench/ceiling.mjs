@@ -4,5 +4,12 @@ import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/', async () => ({ hello: 'world' }));
+// The same number of bytes a shop target sends, so transfer cost and stack cost can be told apart.
+const payloads = new Map();
+app.get('/bytes', async (request, reply) => {
+  const size = Math.min(Number(request.query.n) || 0, 10_000_000);
+  if (!payloads.has(size)) payloads.set(size, Buffer.alloc(size, 'x'));
+  return reply.type('text/html; charset=utf-8').header('content-encoding', 'gzip').send(payloads.get(size));
+});
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 process.send?.('ready');

@@ -1,5 +1,6 @@
 // `npm run bench`: measures the built shop against a bare Fastify route in one run and
-// prints requests/s, p50/p99 latency and each target's ratio to the ceiling.
+// prints requests/s, p50/p99 latency and each target's ratio to the ceiling, and to a bare
+// route sending the same number of bytes (what the transfer alone costs on this machine).
 //   npm run bench                      embedded database, 50 connections, 10 s per target
 //   npm run bench -- --record          also appends the table to docs/benchmarks.md
 //   DATABASE_URL=... npm run bench     against PostgreSQL
@@ -107,15 +108,18 @@ try {
       console.log(`skip ${target.name}: ${target.path} answers ${probe?.status ?? 'nothing'}`);
       continue;
     }
+    const sample = await fetch(shopUrl + target.path, { headers: { 'accept-encoding': 'gzip' } });
+    const bytes = Number(sample.headers.get('content-length')) || (await sample.arrayBuffer()).byteLength;
     const row = summarize(target.name, await measure(shopUrl + target.path));
-    rows.push({ ...row, ratio: row.rps / reference.rps, minRatio: target.minRatio });
+    const sameSize = summarize('', await measure(`http://127.0.0.1:${ceilingPort}/bytes?n=${bytes}`));
+    rows.push({ ...row, bytes, ratio: row.rps / reference.rps, sizedRatio: row.rps / sameSize.rps, minRatio: target.minRatio });
   }
 
   const database = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite (embedded)';
-  const header = `| target | req/s | p50 ms | p99 ms | ratio to ceiling | target ratio | non-2xx | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|`;
+  const header = `| target | bytes sent (gzip) | req/s | p50 ms | p99 ms | ratio to ceiling | ratio to same-size bare route | target ratio | non-2xx | errors |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|`;
   const lines = rows.map(
     (row) =>
-      `| ${row.name} | ${row.rps} | ${row.p50} | ${row.p99} | ${(row.ratio * 100).toFixed(1)}% | ${row.minRatio ? `${row.minRatio * 100}%` : '-'} | ${row.non2xx} | ${row.errors} |`,
+      `| ${row.name} | ${row.bytes ?? 17} | ${row.rps} | ${row.p50} | ${row.p99} | ${(row.ratio * 100).toFixed(1)}% | ${row.sizedRatio ? `${(row.sizedRatio * 100).toFixed(1)}%` : '-'} | ${row.minRatio ? `${row.minRatio * 100}%` : '-'} | ${row.non2xx} | ${row.errors} |`,
   );
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
