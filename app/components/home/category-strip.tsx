@@ -26,7 +26,7 @@ export function CategoryStrip({ categories }: { categories: CategoryTile[] }) {
           </div>
         </div>
         <ul className="category-grid" role="list">
-          {categories.map((category) => (
+          {categories.map((category, index) => (
             <li key={category.id}>
               <Link className="category-tile" to={localePath(locale, `/product/cate/${category.id}`)} prefetch="intent">
                 <span className="category-tile__media">
@@ -38,7 +38,8 @@ export function CategoryStrip({ categories }: { categories: CategoryTile[] }) {
                       width={1200}
                       height={800}
                       alt=""
-                      loading="lazy"
+                      // The first row can be the largest paint on a phone, so it is not deferred.
+                      loading={index < 2 ? 'eager' : 'lazy'}
                       decoding="async"
                     />
                   ) : null}
