@@ -48,8 +48,8 @@ export class PageCache {
       status: page.status,
       headers,
       body: page.body,
-      gzip: compressible ? gzipSync(page.body, { level: 6 }) : null,
-      brotli: compressible ? brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } }) : null,
+      gzip: compressible ? exactCopy(gzipSync(page.body, { level: 6 })) : null,
+      brotli: compressible ? exactCopy(brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } })) : null,
       etag: `"${createHash('sha1').update(page.body).digest('base64url').slice(0, 22)}"`,
       storedAt: Date.now(),
     };
@@ -83,6 +83,13 @@ export class PageCache {
   private sizeOf(entry: CachedPage): number {
     return entry.body.length + (entry.gzip?.length ?? 0) + (entry.brotli?.length ?? 0);
   }
+}
+
+/** zlib hands back views into its larger output chunks; a cache entry keeps only its own bytes. */
+function exactCopy(view: Buffer): Buffer {
+  const copy = Buffer.allocUnsafeSlow(view.length);
+  view.copy(copy);
+  return copy;
 }
 
 /** Picks the smallest encoding the client accepts. */
