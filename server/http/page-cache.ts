@@ -64,15 +64,6 @@ export class PageCache {
     return entry;
   }
 
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
   private delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
