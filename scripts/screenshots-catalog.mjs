@@ -9,7 +9,7 @@
  *   shots, SHOTS_ONLY=<substring> to limit which files are written)
  */
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/chromium.mjs';
 
 const base = process.argv[2] ?? process.env.BASE_URL ?? 'http://127.0.0.1:3300';
 const outDir = process.argv[3] ?? '/tmp/shots-catalog';
@@ -30,18 +30,7 @@ const widths = [
 ];
 
 await mkdir(outDir, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 
 /** Lazy images only load near the viewport: scroll through the page so full-page shots show them. */
 async function loadLazyImages(page) {

@@ -8,7 +8,7 @@
  *   product (default: the first one with a sold-out SKU), SHOTS_ONLY=<substring> limits the files)
  */
 import { mkdir } from 'node:fs/promises';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './lib/chromium.mjs';
 
 const base = process.argv[2] ?? process.env.BASE_URL ?? 'http://127.0.0.1:3400';
 const outDir = process.argv[3] ?? '/tmp/shots-product';
@@ -40,18 +40,7 @@ const widths = [
 ];
 
 await mkdir(outDir, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 
 const problems = [];
 try {
