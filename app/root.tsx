@@ -19,6 +19,7 @@ import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
 import { isCurrency } from '../server/shared/money';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
+import { AccountShell, accountRootData } from './components/account/account-shell';
 import type { Route } from './+types/root';
 import './styles/tokens.css';
 import './styles/base.css';
@@ -27,6 +28,7 @@ import './styles/components.css';
 import './styles/pages.css';
 import './styles/catalog.css';
 import './styles/product.css';
+import './styles/account.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -58,6 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       currency: settings.currency,
     },
     user: user ? { username: user.username, avatar: user.avatar } : null,
+    auth: accountRootData(context, settings),
   };
 }
 
@@ -66,6 +69,8 @@ export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
 /** Site settings change rarely; reload them only when the language or a form post may have changed them. */
 export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
   if (formMethod && formMethod !== 'GET') return defaultShouldRevalidate;
+  // An explicit revalidation (after login or a profile change) reloads the user too.
+  if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
   return localeFromPath(currentUrl.pathname) !== localeFromPath(nextUrl.pathname);
 }
 
@@ -114,9 +119,11 @@ function faviconUrl(image: string): string {
 
 export default function App() {
   return (
-    <SiteShell>
-      <Outlet />
-    </SiteShell>
+    <AccountShell>
+      <SiteShell>
+        <Outlet />
+      </SiteShell>
+    </AccountShell>
   );
 }
 
@@ -128,9 +135,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootLoaderData>('root');
   if (data) {
     return (
-      <SiteShell>
-        <RouteErrorPage error={error} />
-      </SiteShell>
+      <AccountShell>
+        <SiteShell>
+          <RouteErrorPage error={error} />
+        </SiteShell>
+      </AccountShell>
     );
   }
   return (

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from '@react-router/dev/routes';
+import { type RouteConfig, index, layout, route } from '@react-router/dev/routes';
 
 export default [
   index('routes/root-redirect.tsx'),
@@ -12,6 +12,12 @@ export default [
     route('search', 'routes/search.tsx'),
     route('product/cate/:id', 'routes/category.tsx'),
     route('product/:id', 'routes/product.tsx'),
+    // Login-only pages (SPEC section 2) go inside this guard; unknown paths under its prefixes 404 for members.
+    layout('routes/account-guard.tsx', [
+      route('my/account', 'routes/account.tsx'),
+      route('my/*', 'routes/not-found.tsx', { id: 'guarded-my-not-found' }),
+      route('order/*', 'routes/not-found.tsx', { id: 'guarded-order-not-found' }),
+    ]),
     route('*', 'routes/not-found.tsx'),
   ]),
 ] satisfies RouteConfig;

@@ -1,0 +1,245 @@
+import { useId, useState } from 'react';
+import { useRevalidator } from 'react-router';
+import { accountApi } from '~/lib/account-api';
+import { useLocale, useT } from '~/lib/i18n';
+import { LogOutIcon } from './account-icons';
+import { Avatar } from './account-button';
+import { useAccount } from './account-context';
+import { ConfirmDialog, ImageUpload } from './image-upload';
+import { PasswordField, TextField } from './text-field';
+import { useToast } from './toast';
+import { useFailureHandler } from './use-failure';
+import { messageOf, rules, useForm } from './use-form';
+
+export interface AccountProfile {
+  email: string;
+  username: string;
+  avatar: string | null;
+  sex: number;
+  /** Already masked by the loader (SPEC section 9: the middle 4 digits hidden). */
+  mobile: string | null;
+}
+
+/** SPEC section 9: a phone number shows with its middle 4 digits replaced. */
+export function maskMobile(mobile: string | null | undefined): string | null {
+  if (!mobile) return null;
+  if (mobile.length < 7) return mobile.replace(/.(?=.{2})/g, '*');
+  const start = Math.floor((mobile.length - 4) / 2);
+  return `${mobile.slice(0, start)}****${mobile.slice(start + 4)}`;
+}
+
+/** My account: profile, picture, password and sessions. */
+export function AccountPage({ profile }: { profile: AccountProfile }) {
+  const t = useT();
+  return (
+    <div className="account-page container">
+      <header className="account-hero">
+        <Avatar name={profile.username} src={profile.avatar} size={72} />
+        <div>
+          <p className="eyebrow">{t('account.page.title')}</p>
+          <h1 className="account-hero__title">{t('account.page.greeting', { name: profile.username })}</h1>
+          <p className="account-hero__text">{t('account.page.intro')}</p>
+        </div>
+      </header>
+      <div className="account-grid">
+        <ProfileCard profile={profile} />
+        <div className="account-grid__side">
+          <AvatarCard profile={profile} />
+          <PasswordCard />
+          <SessionsCard />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Card({ title, children, id }: { title: string; children: React.ReactNode; id: string }) {
+  return (
+    <section className="account-card" aria-labelledby={id}>
+      <h2 className="account-card__title" id={id}>
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+const profileRules = { username: rules.username };
+
+function ProfileCard({ profile }: { profile: AccountProfile }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+  const id = useId();
+  const form = useForm(profileRules, { username: profile.username });
+  const [sex, setSex] = useState(profile.sex);
+  const [busy, setBusy] = useState(false);
+  const fail = useFailureHandler(form.setServerError, ['username']);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (busy || !form.validate()) return;
+    setBusy(true);
+    try {
+      await accountApi.updateInfo(locale, { username: form.values.username.trim(), sex });
+      toast.show(t('account.toast.saved'), 'success');
+      await revalidator.revalidate();
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title={t('account.profile.title')} id={`${id}-title`}>
+      <form className="account-form" noValidate onSubmit={submit}>
+        <TextField
+          label={t('account.field.username')}
+          autoComplete="nickname"
+          maxLength={32}
+          error={messageOf(t, form.errors.username)}
+          {...form.bind('username')}
+        />
+        <fieldset className="choice-group">
+          <legend className="form-field__label">{t('account.profile.sex')}</legend>
+          <div className="choice-group__options">
+            {[1, 2, 0].map((option) => (
+              <label key={option} className="choice">
+                <input type="radio" name="sex" value={option} checked={sex === option} onChange={() => setSex(option)} />
+                <span>{t(`account.sex.${option}` as 'account.sex.0')}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+        <dl className="account-facts">
+          <div>
+            <dt>{t('account.profile.email')}</dt>
+            <dd>{profile.email}</dd>
+          </div>
+          <div>
+            <dt>{t('account.profile.mobile')}</dt>
+            <dd>{profile.mobile ?? <span className="account-facts__empty">{t('account.profile.notSet')}</span>}</dd>
+          </div>
+        </dl>
+        <div className="account-form__actions">
+          <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
+            {busy ? t('account.profile.saving') : t('account.profile.save')}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function AvatarCard({ profile }: { profile: AccountProfile }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const revalidator = useRevalidator();
+  const { reportError } = useAccount();
+  const id = useId();
+  const save = async (avatar: string | null) => {
+    try {
+      await accountApi.updateInfo(locale, { avatar: avatar ?? '' });
+      toast.show(t('account.toast.saved'), 'success');
+      await revalidator.revalidate();
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  return (
+    <Card title={t('account.avatar.title')} id={`${id}-title`}>
+      <ImageUpload value={profile.avatar} onChange={save} label={t('account.avatar.title')} tip={t('account.avatar.hint')} />
+    </Card>
+  );
+}
+
+const passwordRules = { old_password: rules.existingPassword, new_password: rules.password };
+
+function PasswordCard() {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const id = useId();
+  const form = useForm(passwordRules, { old_password: '', new_password: '' });
+  const [busy, setBusy] = useState(false);
+  const fail = useFailureHandler(form.setServerError, ['old_password', 'new_password'], {
+    old_password: 'account.password.current',
+    new_password: 'account.password.new',
+  });
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    if (busy || !form.validate()) return;
+    if (form.values.old_password === form.values.new_password) {
+      form.setServerError('new_password', t('account.validation.passwordsDiffer'));
+      return;
+    }
+    setBusy(true);
+    try {
+      await accountApi.changePassword(locale, form.values);
+      form.reset();
+      toast.show(t('account.toast.passwordChanged'), 'success');
+    } catch (error) {
+      fail(error);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Card title={t('account.password.title')} id={`${id}-title`}>
+      <form className="account-form" noValidate onSubmit={submit}>
+        <PasswordField
+          label={t('account.password.current')}
+          autoComplete="current-password"
+          error={messageOf(t, form.errors.old_password)}
+          {...form.bind('old_password')}
+        />
+        <PasswordField
+          label={t('account.password.new')}
+          autoComplete="new-password"
+          placeholder={t('account.placeholder.newPassword')}
+          error={messageOf(t, form.errors.new_password)}
+          {...form.bind('new_password')}
+        />
+        <div className="account-form__actions">
+          <button type="submit" className="button button--secondary" disabled={busy} aria-busy={busy}>
+            {t('account.password.save')}
+          </button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+function SessionsCard() {
+  const t = useT();
+  const { logout } = useAccount();
+  const id = useId();
+  const [confirmAll, setConfirmAll] = useState(false);
+  return (
+    <Card title={t('account.sessions.title')} id={`${id}-title`}>
+      <p className="account-card__text">{t('account.sessions.text')}</p>
+      <div className="account-form__actions">
+        <button type="button" className="button button--secondary" onClick={() => void logout(false)}>
+          <LogOutIcon size={18} />
+          {t('account.logout')}
+        </button>
+        <button type="button" className="button button--danger" onClick={() => setConfirmAll(true)}>
+          {t('account.logoutAll')}
+        </button>
+      </div>
+      <ConfirmDialog
+        open={confirmAll}
+        title={t('account.avatar.notice')}
+        text={t('account.sessions.text')}
+        tone="danger"
+        onCancel={() => setConfirmAll(false)}
+        onConfirm={() => logout(true)}
+      />
+    </Card>
+  );
+}
