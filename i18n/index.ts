@@ -1,3 +1,4 @@
+import { accountMessages } from './messages/accounts';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
@@ -8,7 +9,7 @@ import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages] as const;
+const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, accountMessages] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;
