@@ -1,4 +1,5 @@
 import { accountUiMessages } from './messages/account-ui';
+import { accountMessages } from './messages/accounts';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
@@ -9,7 +10,16 @@ import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, accountUiMessages] as const;
+const areas = [
+  errorMessages,
+  fieldMessages,
+  shellMessages,
+  catalogMessages,
+  listingMessages,
+  productPageMessages,
+  accountMessages,
+  accountUiMessages,
+] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;

@@ -1,12 +1,26 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { lookupSession, type SessionLookup } from '../domains/customers/sessions.service';
+import {
+  lookupSession,
+  rotateSession,
+  type IssuedSession,
+  type SessionLookup,
+} from '../domains/customers/sessions.service';
+import type { Env } from '../shared/env';
 import { LoginRequiredError, SessionExpiredError } from '../shared/errors';
 
 export const ACCESS_TOKEN_COOKIE = 'access_token';
+export const REFRESH_TOKEN_HEADER = 'refresh-token';
+export const REFRESH_EXPIRE_HEADER = 'refresh-token-expire';
+export const REFRESH_SIGN_HEADER = 'refresh-sign';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** Same rule as the CSRF cookie (server/app.ts): Secure when the shop is served over https in production. */
+export function secureCookies(env: Env): boolean {
+  return env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
 }
 
 /**
@@ -21,22 +35,71 @@ export function presentedCredentials(request: FastifyRequest) {
   return null;
 }
 
-export async function resolveSession(request: FastifyRequest): Promise<SessionLookup> {
+/** The web session: httpOnly, SameSite=Lax, as long-lived as the session itself. */
+export function setSessionCookie(reply: FastifyReply, session: IssuedSession): void {
+  reply.setCookie(ACCESS_TOKEN_COOKIE, session.token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: secureCookies(reply.request.ctx.env),
+    maxAge: Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)),
+  });
+}
+
+export function clearSessionCookie(reply: FastifyReply): void {
+  reply.clearCookie(ACCESS_TOKEN_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies(reply.request.ctx.env) });
+}
+
+/** After a login: the session cookie for the web, and the CSRF cookie its later writes echo. */
+export function startWebSession(reply: FastifyReply, session: IssuedSession): void {
+  setSessionCookie(reply, session);
+  reply.issueCsrfCookie();
+}
+
+/**
+ * Sliding expiry. A session in its last third is replaced: header clients get the new token
+ * in `Refresh-Token` (with `Refresh-Sign` and `Refresh-Token-Expire`, an ISO 8601 time),
+ * cookie clients a new cookie (the token never reaches page scripts). The old token keeps
+ * working for a short grace period.
+ */
+async function refreshIfDue(request: FastifyRequest, reply: FastifyReply, lookup: SessionLookup, via: 'header' | 'cookie'): Promise<void> {
+  if (lookup.status !== 'active' || !lookup.refreshDue) return;
+  const fresh = await rotateSession(request.ctx, lookup.user.sessionId, lookup.user.id);
+  if (!fresh) return;
+  request.ctx.user = { ...lookup.user, sessionId: fresh.sessionId };
+  if (via === 'cookie') {
+    setSessionCookie(reply, fresh);
+    return;
+  }
+  reply.header(REFRESH_TOKEN_HEADER, fresh.token);
+  reply.header(REFRESH_SIGN_HEADER, fresh.sign);
+  reply.header(REFRESH_EXPIRE_HEADER, fresh.expiresAt.toISOString());
+}
+
+/** Resolves the session of a request; with `reply`, also renews it when it is near its end. */
+export async function resolveSession(request: FastifyRequest, reply?: FastifyReply): Promise<SessionLookup> {
   const credentials = presentedCredentials(request);
   if (!credentials) return { status: 'missing' };
   const lookup = await lookupSession(request.ctx, credentials.token, credentials.sign);
-  if (lookup.status === 'active') request.ctx.user = lookup.user;
+  if (lookup.status === 'active') {
+    request.ctx.user = lookup.user;
+    if (reply) await refreshIfDue(request, reply, lookup, credentials.via);
+  }
   return lookup;
 }
 
 /** preHandler for login-only endpoints: 301 with no session, 302 when it expired (SPEC section 8). */
-export async function requireUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  const lookup = await resolveSession(request);
+export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const lookup = await resolveSession(request, reply);
   if (lookup.status === 'missing') throw new LoginRequiredError();
-  if (lookup.status === 'expired') throw new SessionExpiredError();
+  if (lookup.status === 'expired') {
+    if (presentedCredentials(request)?.via === 'cookie') clearSessionCookie(reply);
+    throw new SessionExpiredError();
+  }
 }
 
 /** preHandler for endpoints that answer everyone but know the user when there is one. */
-export async function optionalUser(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
-  await resolveSession(request);
+export async function optionalUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await resolveSession(request, reply);
 }
+

@@ -83,7 +83,7 @@ export async function registerStorefront(
           reply.setCookie(LOCALE_COOKIE, pathLocale, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: 'lax' });
         }
         const hasSession = Boolean(request.cookies[ACCESS_TOKEN_COOKIE]);
-        if (hasSession) await resolveSession(request);
+        if (hasSession) await resolveSession(request, reply);
         const context: StorefrontLoadContext = {
           ctx: pathLocale ? { ...request.ctx, locale: pathLocale } : request.ctx,
           services,

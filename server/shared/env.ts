@@ -26,6 +26,18 @@ const envSchema = z.object({
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default('Shop <no-reply@shop.local>'),
   CAPTCHA_TEST_ANSWER: z.string().regex(/^\d+$/).optional(),
+  /** Google sign-in (OpenID Connect). Unset: the Google option is hidden and the API answers 'clientId is required'. */
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Test knob: another OpenID issuer instead of Google (a local mock in tests). Refused in production. */
+  OIDC_ISSUER_OVERRIDE: z.string().url().optional(),
+  /** Overrides of the account rate limits, e.g. `login.ip=100/600,captcha.ip=1000/60` (see server/domains/customers/rate-limits.ts). */
+  RATE_LIMITS: z
+    .string()
+    .regex(/^\s*([\w.]+=\d+\/\d+\s*(,\s*|$))*$/, 'expected name=max/seconds pairs separated by commas')
+    .default(''),
+  /** Largest image accepted by POST /v1/upload. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
 });
 
@@ -48,7 +60,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   if (env.NODE_ENV === 'production') {
     const insecure: string[] = [];
     if (env.CAPTCHA_TEST_ANSWER) insecure.push('CAPTCHA_TEST_ANSWER is a test knob');
-    if (source.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
+    if (env.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
     if (insecure.length > 0) {
       throw new InsecureConfigError(`Refusing to start in production: ${insecure.join('; ')}`);
     }

@@ -1,11 +1,13 @@
-import { index, integer, pgTable, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, serial, smallint, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { timestamps } from './columns';
 
 export const users = pgTable('users', {
   id: serial('id').primaryKey(),
+  /** Stored trimmed and lower-cased, so uniqueness ignores case. */
   email: text('email').notNull().unique(),
   username: text('username').notNull().unique(),
   mobile: text('mobile'),
+  /** `scrypt$N$r$p$salt$hash` (server/domains/customers/passwords.ts); null for accounts made by code or Google. */
   passwordHash: text('password_hash'),
   avatar: text('avatar'),
   /** 1 male, 2 female, 0 not given (SPEC section 3). */
@@ -27,8 +29,28 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /** Set when a sliding refresh replaced this token; it then lives only for a short grace period. */
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+/**
+ * Sign-in identities from other providers (Google's `sub`), linked to one user each.
+ * Linking to an existing account happens only through an email the provider verified.
+ */
+export const userIdentities = pgTable(
+  'user_identities',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    subject: text('subject').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [unique('user_identities_provider_subject_unique').on(table.provider, table.subject), index('user_identities_user_idx').on(table.userId)],
 );

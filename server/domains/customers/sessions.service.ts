@@ -1,9 +1,13 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import type { AppContext, SessionUser } from '../../shared/context';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
+/** A session in the last third of its life is renewed by the next request it makes (sliding expiry). */
+export const SESSION_REFRESH_WINDOW_SECONDS = SESSION_LIFETIME_SECONDS / 3;
+/** A replaced token keeps working this long, so requests already in flight with it do not fail. */
+export const SESSION_ROTATION_GRACE_SECONDS = 60;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -38,7 +42,7 @@ export async function createSession(ctx: AppContext, userId: number): Promise<Is
 }
 
 export type SessionLookup =
-  | { status: 'active'; user: SessionUser; expiresAt: Date }
+  | { status: 'active'; user: SessionUser; expiresAt: Date; refreshDue: boolean }
   | { status: 'expired' }
   | { status: 'missing' };
 
@@ -57,6 +61,7 @@ export async function lookupSession(
       sessionId: sessions.id,
       expiresAt: sessions.expiresAt,
       revokedAt: sessions.revokedAt,
+      rotatedAt: sessions.rotatedAt,
       id: users.id,
       email: users.email,
       username: users.username,
@@ -72,8 +77,39 @@ export async function lookupSession(
     return { status: 'expired' };
   }
   if (row.revokedAt || row.expiresAt <= now) return { status: 'expired' };
-  const { expiresAt, revokedAt: _revoked, ...user } = row;
-  return { status: 'active', user, expiresAt };
+  const { expiresAt, revokedAt: _revoked, rotatedAt, ...user } = row;
+  const refreshDue = !rotatedAt && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_WINDOW_SECONDS * 1000;
+  return { status: 'active', user, expiresAt, refreshDue };
+}
+
+/**
+ * Sliding expiry: replaces a session near its end with a fresh one. The old token stays
+ * valid for SESSION_ROTATION_GRACE_SECONDS. Only one of several concurrent requests wins
+ * the rotation (the update is conditional); the others return null and keep the old token.
+ */
+export async function rotateSession(ctx: AppContext, sessionId: number, userId: number): Promise<IssuedSession | null> {
+  const graceEnd = new Date(Date.now() + SESSION_ROTATION_GRACE_SECONDS * 1000);
+  const [rotated] = await ctx.db
+    .update(sessions)
+    .set({ rotatedAt: new Date(), expiresAt: sql`least(${sessions.expiresAt}, ${graceEnd.toISOString()}::timestamptz)` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.rotatedAt), isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id });
+  if (!rotated) return null;
+  return createSession(ctx, userId);
+}
+
+/** Revokes every live session of a user, or every one but `exceptSessionId` (password change). */
+export async function revokeUserSessions(ctx: AppContext, userId: number, exceptSessionId?: number): Promise<void> {
+  await ctx.db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        isNull(sessions.revokedAt),
+        exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
+      ),
+    );
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {

@@ -1,26 +1,152 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireUser } from '../auth';
+import { translate } from '../../../i18n';
+import {
+  changePassword,
+  findUserById,
+  loginAnswer,
+  loginWithPassword,
+  register,
+  updateProfile,
+  userView,
+  type LoginResult,
+} from '../../domains/customers/accounts.service';
+import {
+  changePasswordSchema,
+  loginByCodeSchema,
+  loginSchema,
+  registerSchema,
+  sendCodeSchema,
+  updateProfileSchema,
+} from '../../domains/customers/accounts.schemas';
+import { loginWithCode, sendLoginCode } from '../../domains/customers/email-codes.service';
+import { revokeSession, revokeUserSessions } from '../../domains/customers/sessions.service';
+import { LoginRequiredError } from '../../shared/errors';
+import { clearSessionCookie, requireUser, startWebSession } from '../auth';
 import { envelopeOf, ok } from '../envelope';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-const currentUserSchema = z.object({
+export const userViewSchema = z.object({
   uid: z.number().int(),
-  email: z.string(),
+  id: z.number().int(),
   username: z.string(),
-  avatar: z.string().nullable(),
+  email: z.string(),
+  mobile: z.string(),
+  avatar: z.string(),
   sex: z.number().int(),
+  has_password: z.boolean(),
+  created_at: z.string(),
 });
 
+export const loginAnswerSchema = z.object({
+  access_token: z.string(),
+  access_sign: z.string(),
+  expires_at: z.string(),
+  user: userViewSchema,
+});
+
+/** Every way to log in answers alike: the tokens for API clients, the cookies for the web. */
+export function answerLogin(request: FastifyRequest, reply: FastifyReply, result: LoginResult, messageKey: 'accounts.loginOk' | 'accounts.registerOk' = 'accounts.loginOk') {
+  startWebSession(reply, result.session);
+  reply.header('cache-control', 'no-store');
+  return ok(loginAnswer(result), translate(request.ctx.locale, messageKey));
+}
+
+const loginResponse = { 200: envelopeOf(loginAnswerSchema) };
+
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post(
+    '/user/registe',
+    { schema: { tags: ['user'], summary: 'Register and log in (captcha required)', body: registerSchema, response: loginResponse } },
+    async (request, reply) => answerLogin(request, reply, await register(request.ctx, { ...request.body, clientIp: request.ip }), 'accounts.registerOk'),
+  );
+
+  app.post(
+    '/user/login',
+    { schema: { tags: ['user'], summary: 'Log in with email and password (captcha required)', body: loginSchema, response: loginResponse } },
+    async (request, reply) => answerLogin(request, reply, await loginWithPassword(request.ctx, { ...request.body, clientIp: request.ip })),
+  );
+
+  app.post(
+    '/user/sendCode',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Email a 6-digit login code (captcha required; resend after 60 s)',
+        body: sendCodeSchema,
+        response: { 200: envelopeOf(z.object({ resend_after: z.number().int() })) },
+      },
+    },
+    async (request) => {
+      const sent = await sendLoginCode(request.ctx, { ...request.body, clientIp: request.ip, locale: request.ctx.locale });
+      return ok(sent, translate(request.ctx.locale, 'accounts.codeSent'));
+    },
+  );
+
+  app.post(
+    '/user/loginByCode',
+    { schema: { tags: ['user'], summary: 'Log in with an emailed code (opens an account for a new email)', body: loginByCodeSchema, response: loginResponse } },
+    async (request, reply) => answerLogin(request, reply, await loginWithCode(request.ctx, { ...request.body, clientIp: request.ip })),
+  );
+
+  app.post(
+    '/user/logout',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['user'],
+        summary: 'Log out this session, or every session of the user with all: true',
+        body: z.object({ all: z.boolean().optional() }).optional(),
+        response: { 200: envelopeOf(z.null()) },
+      },
+    },
+    async (request, reply) => {
+      const user = request.ctx.user!;
+      if (request.body?.all) await revokeUserSessions(request.ctx, user.id);
+      else await revokeSession(request.ctx, user.sessionId);
+      clearSessionCookie(reply);
+      return ok(null, translate(request.ctx.locale, 'accounts.logoutOk'));
+    },
+  );
+
   app.get(
     '/user/info',
     {
       preHandler: requireUser,
-      schema: { tags: ['user'], summary: 'The logged-in user (login required)', response: { 200: envelopeOf(currentUserSchema) } },
+      schema: { tags: ['user'], summary: 'The logged-in user (login required)', response: { 200: envelopeOf(userViewSchema) } },
+    },
+    async (request, reply) => {
+      const user = await findUserById(request.ctx, request.ctx.user!.id);
+      if (!user) throw new LoginRequiredError();
+      reply.header('cache-control', 'private, no-store');
+      return ok(userView(user));
+    },
+  );
+
+  app.put(
+    '/user/info',
+    {
+      preHandler: requireUser,
+      schema: { tags: ['user'], summary: 'Change username, avatar or sex', body: updateProfileSchema, response: { 200: envelopeOf(userViewSchema) } },
+    },
+    async (request) => ok(await updateProfile(request.ctx, request.ctx.user!.id, request.body), translate(request.ctx.locale, 'accounts.savedOk')),
+  );
+
+  app.put(
+    '/user/password',
+    {
+      preHandler: requireUser,
+      schema: {
+        tags: ['user'],
+        summary: 'Change the password (logs out the other sessions)',
+        body: changePasswordSchema,
+        response: { 200: envelopeOf(z.null()) },
+      },
     },
     async (request) => {
-      const user = request.ctx.user!;
-      return ok({ uid: user.id, email: user.email, username: user.username, avatar: user.avatar, sex: user.sex });
+      const { id: userId, sessionId } = request.ctx.user!;
+      await changePassword(request.ctx, { userId, sessionId }, request.body);
+      return ok(null, translate(request.ctx.locale, 'accounts.savedOk'));
     },
   );
 };

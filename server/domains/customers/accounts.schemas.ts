@@ -1,0 +1,117 @@
+import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { z } from 'zod';
+
+/**
+ * One set of field rules for the API and the storefront forms. Messages are i18n keys;
+ * the HTTP layer (and the form helpers) translate them in the visitor's language.
+ */
+
+/** SPEC section 5: a Chinese mobile number is 11 digits, 1 then 3-9. */
+export const CHINESE_MOBILE = /^1[3-9]\d{9}$/;
+
+/**
+ * A mobile number as stored: Chinese numbers as their 11 digits, international numbers
+ * (starting with +) in E.164 after libphonenumber's full validation. Null when invalid.
+ */
+export function normalizeMobile(value: string): string | null {
+  const compact = value.replace(/[\s()-]/g, '');
+  if (compact.startsWith('+')) {
+    if (!isValidPhoneNumber(compact)) return null;
+    return parsePhoneNumberFromString(compact)?.number ?? null;
+  }
+  return CHINESE_MOBILE.test(compact) ? compact : null;
+}
+
+/** SPEC section 9: the middle four digits are hidden ('138****5678'). */
+export function maskMobile(mobile: string | null): string {
+  if (!mobile) return '';
+  const digits = [...mobile].flatMap((char, index) => (/\d/.test(char) ? [index] : []));
+  if (digits.length < 6) return mobile;
+  const start = Math.floor((digits.length - 4) / 2);
+  const hidden = new Set(digits.slice(start, start + 4));
+  return [...mobile].map((char, index) => (hidden.has(index) ? '*' : char)).join('');
+}
+
+/** Numbers sent by older clients are read as text. */
+const text = (schema: z.ZodString) => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), schema);
+
+export const emailField = z
+  .string({ error: 'accounts.email.required' })
+  .trim()
+  .min(1, 'accounts.email.required')
+  .max(320)
+  .email()
+  .transform((value) => value.toLowerCase());
+
+export const newPasswordField = z.string({ error: 'accounts.password.required' }).min(8).max(128);
+export const passwordField = z.string({ error: 'accounts.password.required' }).min(1, 'accounts.password.required').max(128);
+
+export const usernameField = z
+  .string()
+  .trim()
+  .min(2)
+  .max(32)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'accounts.username.invalid');
+
+export const mobileField = z
+  .string({ error: 'accounts.mobile.required' })
+  .trim()
+  .min(1, 'accounts.mobile.required')
+  .max(32)
+  .transform((value, context) => {
+    const mobile = normalizeMobile(value);
+    if (mobile) return mobile;
+    context.issues.push({ code: 'custom', message: 'accounts.mobile.invalid', input: value });
+    return z.NEVER;
+  });
+
+/** 1 male, 2 female (SPEC section 3); 0 means not given. */
+export const sexField = z.literal([0, 1, 2]);
+
+/** An image from POST /v1/upload, or an https address (a Google profile picture). */
+export const avatarField = z
+  .string()
+  .trim()
+  .max(2048)
+  .refine((value) => value === '' || /^\/uploads\/[\w./-]+$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value), 'accounts.avatar.invalid');
+
+export const captchaFields = {
+  dots: text(z.string({ error: 'accounts.captcha.required' }).trim().min(1, 'accounts.captcha.required').max(12)),
+  key: z.string({ error: 'accounts.captcha.required' }).min(1, 'accounts.captcha.required').max(64),
+};
+
+export const codeField = text(
+  z.string({ error: 'accounts.code.required' }).trim().min(1, 'accounts.code.required').regex(/^\d{6}$/, 'accounts.code.invalid'),
+);
+
+export const registerSchema = z.object({
+  username: usernameField,
+  mobile: mobileField,
+  email: emailField,
+  password: newPasswordField,
+  avatar: avatarField.optional(),
+  sex: sexField.optional(),
+  ...captchaFields,
+});
+
+export const loginSchema = z.object({ email: emailField, password: passwordField, ...captchaFields });
+export const sendCodeSchema = z.object({ email: emailField, ...captchaFields });
+export const loginByCodeSchema = z.object({ email: emailField, code: codeField });
+
+export const updateProfileSchema = z.object({
+  username: usernameField.optional(),
+  avatar: avatarField.optional(),
+  sex: sexField.optional(),
+});
+
+export const changePasswordSchema = z.object({
+  old_password: z.string().max(128).optional(),
+  new_password: newPasswordField,
+});
+
+export type RegisterInput = z.infer<typeof registerSchema>;
+export type LoginInput = z.infer<typeof loginSchema>;
+export type SendCodeInput = z.infer<typeof sendCodeSchema>;
+export type LoginByCodeInput = z.infer<typeof loginByCodeSchema>;
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
