@@ -60,7 +60,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       currency: settings.currency,
     },
     user: user ? { username: user.username, avatar: user.avatar } : null,
-    auth: accountRootData(context, settings),
+    auth: accountRootData(context),
   };
 }
 

@@ -1,6 +1,7 @@
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
+import * as accounts from './domains/customers/accounts.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
@@ -10,6 +11,7 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  * copy of every service (and of its caches).
  */
 export const services = {
+  accounts,
   catalogGroups,
   catalogProducts,
   content,

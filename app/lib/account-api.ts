@@ -52,6 +52,6 @@ export const accountApi = {
   logout: (locale: Locale, all = false) => api<unknown>('/user/logout', { method: 'POST', body: { all }, locale }),
   updateInfo: (locale: Locale, input: { username?: string; avatar?: string; sex?: number }) =>
     api<AccountUser>('/user/info', { method: 'PUT', body: input, locale }),
-  changePassword: (locale: Locale, input: { old_password: string; new_password: string }) =>
+  changePassword: (locale: Locale, input: { old_password?: string; new_password: string }) =>
     api<unknown>('/user/password', { method: 'PUT', body: input, locale }),
 };

@@ -1,21 +1,17 @@
 import { translate } from '../../i18n';
-import { AccountPage, maskMobile } from '~/components/account/account-page';
+import { AccountPage } from '~/components/account/account-page';
 import { pageMeta } from '~/lib/seo';
-import { requireSessionUser } from '~/lib/session';
+import { loginRequired, requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/account';
 
 /** /{locale}/my/account, under the guard layout: the logged-in user's profile. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireSessionUser(context);
-  return {
-    profile: {
-      email: user.email,
-      username: user.username,
-      avatar: user.avatar,
-      sex: user.sex,
-      mobile: maskMobile((user as { mobile?: string | null }).mobile),
-    },
-  };
+  const { accounts } = context.services;
+  const row = await accounts.findUserById(context.ctx, requireSessionUser(context).id);
+  if (!row) throw loginRequired();
+  // userView masks the mobile number (SPEC section 9) before it reaches the page.
+  const { email, username, avatar, sex, mobile, has_password } = accounts.userView(row);
+  return { profile: { email, username, avatar: avatar || null, sex, mobile: mobile || null, hasPassword: has_password } };
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [

@@ -33,9 +33,9 @@ export const accountUiMessages = defineMessages({
     'account.placeholder.email': 'you@example.com',
     'account.placeholder.code': '6-digit code',
     'account.placeholder.password': 'Your password',
-    'account.placeholder.newPassword': 'At least 6 characters',
+    'account.placeholder.newPassword': 'At least 8 characters',
     'account.placeholder.username': 'How we greet you',
-    'account.placeholder.mobile': '11 digits, e.g. 13812345678',
+    'account.placeholder.mobile': '13812345678 or +44 7700 900123',
     'account.password.show': 'Show password',
     'account.password.hide': 'Hide password',
 
@@ -153,9 +153,9 @@ export const accountUiMessages = defineMessages({
     'account.placeholder.email': 'you@example.com',
     'account.placeholder.code': '6 位数字验证码',
     'account.placeholder.password': '请输入密码',
-    'account.placeholder.newPassword': '至少 6 个字符',
+    'account.placeholder.newPassword': '至少 8 个字符',
     'account.placeholder.username': '我们如何称呼您',
-    'account.placeholder.mobile': '11 位手机号，如 13812345678',
+    'account.placeholder.mobile': '11 位手机号，海外号码以 + 开头',
     'account.password.show': '显示密码',
     'account.password.hide': '隐藏密码',
 

@@ -18,14 +18,8 @@ export interface AccountProfile {
   sex: number;
   /** Already masked by the loader (SPEC section 9: the middle 4 digits hidden). */
   mobile: string | null;
-}
-
-/** SPEC section 9: a phone number shows with its middle 4 digits replaced. */
-export function maskMobile(mobile: string | null | undefined): string | null {
-  if (!mobile) return null;
-  if (mobile.length < 7) return mobile.replace(/.(?=.{2})/g, '*');
-  const start = Math.floor((mobile.length - 4) / 2);
-  return `${mobile.slice(0, start)}****${mobile.slice(start + 4)}`;
+  /** Accounts opened with an emailed code or Google have none yet: no current password is asked. */
+  hasPassword: boolean;
 }
 
 /** My account: profile, picture, password and sessions. */
@@ -45,7 +39,7 @@ export function AccountPage({ profile }: { profile: AccountProfile }) {
         <ProfileCard profile={profile} />
         <div className="account-grid__side">
           <AvatarCard profile={profile} />
-          <PasswordCard />
+          <PasswordCard hasPassword={profile.hasPassword} />
           <SessionsCard />
         </div>
       </div>
@@ -157,13 +151,14 @@ function AvatarCard({ profile }: { profile: AccountProfile }) {
 }
 
 const passwordRules = { old_password: rules.existingPassword, new_password: rules.password };
+const firstPasswordRules = { old_password: undefined, new_password: rules.password };
 
-function PasswordCard() {
+function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
   const id = useId();
-  const form = useForm(passwordRules, { old_password: '', new_password: '' });
+  const form = useForm(hasPassword ? passwordRules : firstPasswordRules, { old_password: '', new_password: '' });
   const [busy, setBusy] = useState(false);
   const fail = useFailureHandler(form.setServerError, ['old_password', 'new_password'], {
     old_password: 'account.password.current',
@@ -173,13 +168,13 @@ function PasswordCard() {
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (busy || !form.validate()) return;
-    if (form.values.old_password === form.values.new_password) {
+    if (hasPassword && form.values.old_password === form.values.new_password) {
       form.setServerError('new_password', t('account.validation.passwordsDiffer'));
       return;
     }
     setBusy(true);
     try {
-      await accountApi.changePassword(locale, form.values);
+      await accountApi.changePassword(locale, hasPassword ? form.values : { new_password: form.values.new_password });
       form.reset();
       toast.show(t('account.toast.passwordChanged'), 'success');
     } catch (error) {
@@ -192,12 +187,14 @@ function PasswordCard() {
   return (
     <Card title={t('account.password.title')} id={`${id}-title`}>
       <form className="account-form" noValidate onSubmit={submit}>
-        <PasswordField
-          label={t('account.password.current')}
-          autoComplete="current-password"
-          error={messageOf(t, form.errors.old_password)}
-          {...form.bind('old_password')}
-        />
+        {hasPassword ? (
+          <PasswordField
+            label={t('account.password.current')}
+            autoComplete="current-password"
+            error={messageOf(t, form.errors.old_password)}
+            {...form.bind('old_password')}
+          />
+        ) : null}
         <PasswordField
           label={t('account.password.new')}
           autoComplete="new-password"

@@ -13,8 +13,8 @@ export function AccountShell({ children }: { children: React.ReactNode }) {
 
 /**
  * The account bits of the root loader's data: whether 'Other login methods' offers Google
- * (only with a configured Google client id). Nothing per visitor.
+ * (only when the server has a Google client id). Nothing per visitor.
  */
-export function accountRootData(context: StorefrontLoadContext, settings: { client_id: string }) {
-  return { google: Boolean(settings.client_id) && Boolean(context) };
+export function accountRootData(context: StorefrontLoadContext) {
+  return { google: Boolean(context.ctx.env.GOOGLE_CLIENT_ID) };
 }

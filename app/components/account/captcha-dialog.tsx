@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { translate, type Locale } from '../../../i18n';
 import { accountApi } from '~/lib/account-api';
 import { ApiError, NetworkError } from '~/lib/api-client';
 import { useLocale, useT } from '~/lib/i18n';
@@ -73,7 +74,7 @@ export default function CaptchaDialog({ request }: { request: CaptchaRequest | n
     } catch (cause) {
       setBusy(false);
       void refresh();
-      if (cause instanceof ApiError && isCaptchaError(cause)) {
+      if (cause instanceof ApiError && isCaptchaError(cause, locale)) {
         setError(cause.message);
         input.current?.focus();
         return;
@@ -132,7 +133,7 @@ export default function CaptchaDialog({ request }: { request: CaptchaRequest | n
               autoCapitalize="off"
               spellCheck={false}
               maxLength={12}
-              autoFocus
+              data-autofocus=""
               aria-invalid={error ? true : undefined}
               aria-describedby={error ? errorId : undefined}
             />
@@ -149,9 +150,11 @@ export default function CaptchaDialog({ request }: { request: CaptchaRequest | n
   );
 }
 
-/** A failure about the captcha answer (wrong or expired) rather than the form behind it. */
-function isCaptchaError(error: ApiError): boolean {
+/** A failure about the captcha answer (wrong, expired, missing) rather than the form behind it. */
+function isCaptchaError(error: ApiError, locale: Locale): boolean {
   const data = error.data as { field?: unknown } | null;
   if (data && typeof data === 'object' && (data.field === 'dots' || data.field === 'key')) return true;
-  return /captcha|验证码|picture|图/i.test(error.message) && !/code sent|邮箱验证码/i.test(error.message);
+  return CAPTCHA_MESSAGES.some((key) => translate(locale, key) === error.message);
 }
+
+const CAPTCHA_MESSAGES = ['accounts.captcha.invalid', 'accounts.captcha.required'] as const;

@@ -170,7 +170,7 @@ function PreviewDialog({ open, src, label, onClose }: { open: boolean; src: stri
         <h2 className="modal__title modal__title--small" id={titleId}>
           {label}
         </h2>
-        <button type="button" className="icon-button modal__close" onClick={onClose} autoFocus>
+        <button type="button" className="icon-button modal__close" onClick={onClose} data-autofocus="">
           <CloseIcon size={20} />
           <span className="sr-only">{t('account.avatar.close')}</span>
         </button>
@@ -210,7 +210,7 @@ export function ConfirmDialog({
           {text}
         </p>
         <div className="confirm__actions">
-          <button type="button" className="button button--secondary" onClick={onCancel} autoFocus>
+          <button type="button" className="button button--secondary" onClick={onCancel} data-autofocus="">
             {t('account.cancel')}
           </button>
           <button

@@ -47,6 +47,9 @@ export function ModalDialog({
       opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
       setOffset({ x: 0, y: 0 });
       element.showModal();
+      // React's autoFocus cannot reach an input that mounted while the dialog was closed.
+      const preferred = Array.from(element.querySelectorAll<HTMLElement>('[data-autofocus]')).find((item) => item.offsetParent !== null);
+      preferred?.focus();
     } else if (!open && element.open) {
       element.close();
     }

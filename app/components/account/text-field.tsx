@@ -29,7 +29,14 @@ export function TextField({
         {label}
       </label>
       <div className="form-field__control">
-        <input id={id} className="form-field__input" aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+        <input
+          id={id}
+          className="form-field__input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={describedBy}
+          data-autofocus={input.autoFocus ? '' : undefined}
+          {...input}
+        />
         {end}
       </div>
       {hint && !error ? (

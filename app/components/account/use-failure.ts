@@ -32,6 +32,12 @@ function fieldOf<F extends string>(error: ApiError, fields: F[], label: (field: 
   const data = error.data as { field?: unknown } | null;
   if (data && typeof data === 'object' && fields.includes(data.field as F)) return data.field as F;
   if (error.code !== 400 && error.code !== 409 && error.code !== 422) return undefined;
+  // The field named last wins: 'Incorrect email or password' belongs under the password.
   const message = error.message.toLowerCase();
-  return fields.find((field) => message.includes(label(field).toLowerCase()));
+  let best: { field: F; at: number } | undefined;
+  for (const field of fields) {
+    const at = message.lastIndexOf(label(field).toLowerCase());
+    if (at >= 0 && (!best || at > best.at)) best = { field, at };
+  }
+  return best?.field;
 }

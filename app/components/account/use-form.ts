@@ -10,10 +10,12 @@ export type FieldError = MessageKey | [MessageKey, Record<string, string | numbe
 export type Rule = (value: string) => FieldError | undefined;
 
 export const EMAIL_MAX_LENGTH = 320;
-export const PASSWORD_MIN_LENGTH = 6;
+/** The server's rule for new passwords (server/domains/customers/accounts.schemas.ts). */
+export const PASSWORD_MIN_LENGTH = 8;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** SPEC section 5: 11 digits, 1 then 3-9. */
+/** SPEC section 5: 11 digits, 1 then 3-9. Numbers abroad start with + (the server checks them fully). */
 export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
+const INTERNATIONAL_MOBILE = /^\+[\d\s()-]{6,20}$/;
 
 export const rules = {
   email: ((value) => {
@@ -30,7 +32,8 @@ export const rules = {
   /** Logging in checks only presence: old accounts may have shorter passwords. */
   existingPassword: ((value) => (value ? undefined : 'account.validation.passwordRequired')) satisfies Rule,
   username: ((value) => (value.trim() ? undefined : 'account.validation.usernameRequired')) satisfies Rule,
-  mobile: ((value) => (MOBILE_PATTERN.test(value.trim()) ? undefined : 'account.validation.mobileInvalid')) satisfies Rule,
+  mobile: ((value) =>
+    MOBILE_PATTERN.test(value.trim()) || INTERNATIONAL_MOBILE.test(value.trim()) ? undefined : 'account.validation.mobileInvalid') satisfies Rule,
 };
 
 export function messageOf(t: Translate, error: FieldError | string | undefined): string | undefined {
