@@ -2,13 +2,14 @@ import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
 import { listingMessages } from './messages/storefront-catalog';
+import { paymentMessages } from './messages/payments';
 import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages] as const;
+const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, paymentMessages] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;

@@ -1,3 +1,4 @@
 export * from './site';
 export * from './catalog';
 export * from './customers';
+export * from './payments';

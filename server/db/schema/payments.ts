@@ -24,7 +24,8 @@ export const payments = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
     status: text('status').$type<PaymentState>().notNull().default('pending'),
-    /** The buyer's language when paying: the payment mail is written in it. */
+    /** The buyer's address and language when paying: the payment mail goes there, in it. */
+    email: text('email').notNull(),
     locale: text('locale').$type<Locale>().notNull(),
     refundRef: text('refund_ref'),
     lastError: text('last_error'),
