@@ -1,6 +1,8 @@
+import { addressMessages } from './messages/addresses';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
+import { orderMessages } from './messages/orders';
 import { listingMessages } from './messages/storefront-catalog';
 import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
@@ -8,7 +10,7 @@ import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages] as const;
+const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, addressMessages, orderMessages] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;
