@@ -1,6 +1,8 @@
+import { addressMessages } from './messages/addresses';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
+import { orderMessages } from './messages/orders';
 import { listingMessages } from './messages/storefront-catalog';
 import { paymentMessages } from './messages/payments';
 import { productPageMessages } from './messages/product-page';
@@ -9,7 +11,7 @@ import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
 
 export * from './locales';
 
-const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, paymentMessages] as const;
+const areas = [errorMessages, fieldMessages, shellMessages, catalogMessages, listingMessages, productPageMessages, addressMessages, orderMessages, paymentMessages] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
 export type MessageKey = AreaKeys<(typeof areas)[number]>;

@@ -4,6 +4,7 @@ import type { Currency } from '../../shared/money';
 import type { PaymentState } from '../../domains/payments/payment-lifecycle';
 import { timestamps } from './columns';
 import { users } from './customers';
+import { orders } from './orders';
 
 /**
  * One row per payment attempt. Amount and currency are copied from the order when the
@@ -13,7 +14,9 @@ export const payments = pgTable(
   'payments',
   {
     id: serial('id').primaryKey(),
-    orderId: integer('order_id').notNull(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -24,8 +27,7 @@ export const payments = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
     status: text('status').$type<PaymentState>().notNull().default('pending'),
-    /** The buyer's address and language when paying: the payment mail goes there, in it. */
-    email: text('email').notNull(),
+    /** The buyer's language when paying: the payment mail is written in it. */
     locale: text('locale').$type<Locale>().notNull(),
     refundRef: text('refund_ref'),
     lastError: text('last_error'),

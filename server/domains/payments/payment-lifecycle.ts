@@ -24,8 +24,3 @@ export const PAYMENT_TRANSITIONS: Record<PaymentState, readonly PaymentState[]> 
 export function canTransition(from: PaymentState, to: PaymentState): boolean {
   return PAYMENT_TRANSITIONS[from].includes(to);
 }
-
-/** Pay status numbers of SPEC section 4. */
-export const PAY_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
-/** Order status numbers of SPEC section 4 that payments care about. */
-export const ORDER_STATUS = { pendingPayment: 1, pendingShipment: 10, cancelled: 60 } as const;

@@ -2,9 +2,9 @@ import { and, desc, eq, lt } from 'drizzle-orm';
 import { paymentEvents, payments } from '../../db/schema';
 import type { AppContext, RequestContext } from '../../shared/context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
-import { isCurrency } from '../../shared/money';
-import { markOrderPaid, readOrderForPayment, type PayableOrder } from './order-port';
-import { canTransition, ORDER_STATUS, PAY_STATUS, type PaymentState } from './payment-lifecycle';
+import { ORDER_STATUS, PAY_STATUS } from '../orders/order-lifecycle';
+import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
+import { canTransition, type PaymentState } from './payment-lifecycle';
 import { WebhookVerificationError, type PaymentEvent, type PaymentProviderName } from './payment-provider';
 import { configuredProvider, providerNamed } from './payment-providers';
 import { sendPaymentReceivedMail } from './payment-mail';
@@ -25,20 +25,17 @@ export class GatewayUnavailableError extends AppError {
   }
 }
 
-async function ownOrder(ctx: RequestContext, orderId: number): Promise<PayableOrder> {
-  const order = await readOrderForPayment(ctx, orderId);
+async function ownOrder(ctx: RequestContext, orderId: number): Promise<OrderForPayment> {
   // Someone else's order answers exactly like a missing one.
-  if (!order || order.userId !== ctx.user?.id) throw new NotFoundError('payments.orderNotFound');
+  const order = await getOrderForPayment(ctx, { orderId, userId: ctx.user!.id });
+  if (!order) throw new NotFoundError('payments.orderNotFound');
   return order;
 }
 
-function refusalFor(order: PayableOrder): PaymentRefusedError | null {
+function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
   if (order.status === ORDER_STATUS.cancelled || order.payStatus === PAY_STATUS.cancelled) return new PaymentRefusedError('payments.orderCancelled');
   if (order.payStatus === PAY_STATUS.paid) return new PaymentRefusedError('payments.orderAlreadyPaid');
-  if (order.status !== ORDER_STATUS.pendingPayment || order.payStatus !== PAY_STATUS.pending) {
-    return new PaymentRefusedError('payments.orderNotPayable');
-  }
-  return null;
+  return order.payable ? null : new PaymentRefusedError('payments.orderNotPayable');
 }
 
 /**
@@ -54,7 +51,6 @@ export async function startPayment(
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
   if (refusal) throw refusal;
-  if (!isCurrency(order.currency)) throw new Error(`order ${order.id} has an unknown currency ${order.currency}`);
 
   const [payment] = await ctx.db
     .insert(payments)
@@ -62,9 +58,8 @@ export async function startPayment(
       orderId: order.id,
       userId: ctx.user!.id,
       provider: provider.name,
-      amountMinor: order.totalMinor,
+      amountMinor: order.amountMinor,
       currency: order.currency,
-      email: ctx.user!.email,
       locale: ctx.locale,
     })
     .returning();
@@ -162,17 +157,21 @@ export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentPr
         outcome = 'stale';
       } else {
         const chargeRef = event.chargeRef ?? null;
-        const sameMoney =
-          (event.amountMinor === undefined || event.amountMinor === payment.amountMinor) &&
-          (event.currency === undefined || event.currency === payment.currency);
         const paidAt = new Date();
-        const marked = sameMoney ? await markOrderPaid(txCtx, { orderId: payment.orderId, paymentId: payment.id, paidAt }) : null;
-        if (marked?.outcome === 'paid') {
+        // Orders checks the captured amount against the order itself and keeps a cancelled order cancelled.
+        const marked = await markOrderPaid(txCtx, {
+          orderId: payment.orderId,
+          paymentId: String(payment.id),
+          paidAt,
+          amountMinor: event.amountMinor ?? payment.amountMinor,
+          currency: event.currency ?? payment.currency,
+        });
+        if (marked.outcome === 'paid') {
           outcome = 'paid';
           await setPayment(tx, payment.id, { status: 'succeeded', chargeRef, paidAt, lastError: null });
         } else {
           outcome = 'refund_due';
-          const reason = !marked ? 'captured amount differs from the order' : marked.outcome === 'already_paid' ? 'order already paid' : `order status ${marked.status}`;
+          const reason = `order ${marked.outcome}`;
           await setPayment(tx, payment.id, { status: 'refund_pending', chargeRef, paidAt, lastError: reason });
           ctx.log.warn({ paymentId: payment.id, orderId: payment.orderId, reason }, 'payments: captured money cannot be applied; refunding');
         }
