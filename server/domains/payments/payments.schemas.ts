@@ -2,7 +2,11 @@ import { z } from 'zod';
 import { PAYMENT_PROVIDERS } from './payment-provider';
 import { PAYMENT_STATES } from './payment-lifecycle';
 
-const id = z.coerce.number().int().min(1).max(2_147_483_647);
+/** A positive id, as a JSON number or a numeric string; a missing one is "required", not "not a number". */
+const id = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.number().int().min(1).max(2_147_483_647),
+);
 
 /**
  * `POST /v1/pay`. Strict: an amount or currency sent by the client is refused, never
