@@ -4,14 +4,14 @@ import { orders, orderStatusHistory, payments, users } from '../../server/db/sch
 import { createSession } from '../../server/domains/customers/sessions.service';
 import { signSandboxPayload } from '../../server/domains/payments/sandbox/sandbox-signature';
 import type { AppContext } from '../../server/shared/context';
-import type { RequestOptions, TestServer } from '../support/test-server';
+import type { RequestOptions, TestResponse, TestServer } from '../support/test-server';
 
 export const SANDBOX_SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
 
 export interface Payer {
   id: number;
   email: string;
-  call<T = any>(path: string, options?: RequestOptions): ReturnType<TestServer['request']>;
+  call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
 }
 
 /** A user and a live header-token session. */

@@ -25,6 +25,9 @@ export function sandboxWebhookUrl(env: Env, address: AddressInfo | string | null
  * from a signed webhook, not from the buyer's redirect.
  */
 export const sandboxGatewayRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { env }) => {
+  if (env.NODE_ENV === 'production') {
+    app.log.warn('PAYMENT_PROVIDER is sandbox: orders are paid with a test gateway and no money moves. Set PAYMENT_PROVIDER=stripe to take real payments.');
+  }
   // The buttons post empty forms; the body carries nothing the gateway reads.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
   const pageHeaders = { 'content-security-policy': SANDBOX_PAGE_CSP, 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
