@@ -1,9 +1,12 @@
 import { accountUiMessages } from './messages/account-ui';
 import { accountMessages } from './messages/accounts';
+import { addressMessages } from './messages/addresses';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
+import { orderMessages } from './messages/orders';
 import { listingMessages } from './messages/storefront-catalog';
+import { paymentMessages } from './messages/payments';
 import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
@@ -19,6 +22,9 @@ const areas = [
   productPageMessages,
   accountMessages,
   accountUiMessages,
+  addressMessages,
+  orderMessages,
+  paymentMessages,
 ] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;

@@ -16,12 +16,15 @@ import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
+import { paymentRoutes } from './http/routes/payment.routes';
+import { sandboxGatewayRoutes } from './http/routes/sandbox-gateway.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
 import { userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
+import { registerPaymentsJobs } from './jobs/payments-jobs';
 import { NotFoundError } from './shared/errors';
 import type { AppContext } from './shared/context';
 
@@ -93,6 +96,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(areaRoutes);
       await api.register(userRoutes);
       await api.register(captchaRoutes);
+      await api.register(paymentRoutes, { env });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
@@ -105,6 +109,8 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
 
   await app.register(imageRoutes, { dataDir: env.dataDir });
+  if (env.PAYMENT_PROVIDER === 'sandbox') await app.register(sandboxGatewayRoutes, { env });
+  registerPaymentsJobs(app, appContext);
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {

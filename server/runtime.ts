@@ -60,6 +60,7 @@ export async function createAppContext(env: Env, log: Logger, database: Database
   try {
     await migrateDatabase(database);
     if (!env.SESSION_SECRET) env.SESSION_SECRET = await loadOrCreateSecret(database, 'session');
+    if (!env.SANDBOX_WEBHOOK_SECRET) env.SANDBOX_WEBHOOK_SECRET = await loadOrCreateSecret(database, 'sandbox-webhook');
   } catch (error) {
     await database.close().catch(() => {});
     throw new StartupError(`Database migration failed: ${(error as Error).message}`);

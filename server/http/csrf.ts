@@ -2,6 +2,10 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Server-to-server endpoints (payment webhooks) that authenticate by signature, not by cookie. */
+    csrfExempt?: boolean;
+  }
   interface FastifyReply {
     /** Gives the browser its readable CSRF token (pages and cookie-authenticated API calls). */
     issueCsrfCookie(): void;
@@ -46,7 +50,7 @@ export function registerCsrfProtection(app: FastifyInstance, options: { secureCo
   });
   app.addHook('onRequest', async (request, reply) => {
     if (isApiPath(request.url) && request.cookies[ACCESS_TOKEN_COOKIE]) reply.issueCsrfCookie();
-    if (!UNSAFE_METHODS.has(request.method)) return;
+    if (!UNSAFE_METHODS.has(request.method) || request.routeOptions.config.csrfExempt) return;
     if (isApiPath(request.url)) {
       const cookieAuthenticated = !request.headers.token && Boolean(request.cookies[ACCESS_TOKEN_COOKIE]);
       if (!cookieAuthenticated) return;

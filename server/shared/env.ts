@@ -39,9 +39,18 @@ const envSchema = z.object({
   /** Largest image accepted by POST /v1/upload. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /** Unset: generated once and kept in the database, like SESSION_SECRET. */
+  SANDBOX_WEBHOOK_SECRET: z.string().min(32).optional(),
+  /** Where the sandbox gateway posts its webhooks; unset: this server's own listening address. */
+  SANDBOX_WEBHOOK_URL: z.string().url().optional(),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  /** Test knob: send Stripe SDK requests to a local fake instead of api.stripe.com. */
+  STRIPE_API_BASE: z.string().url().optional(),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string };
+export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string; SANDBOX_WEBHOOK_SECRET: string };
 
 export class InsecureConfigError extends Error {}
 
@@ -57,13 +66,17 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const env = parsed.data;
+  if (env.PAYMENT_PROVIDER === 'stripe' && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
+    throw new Error('Invalid configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+  }
   if (env.NODE_ENV === 'production') {
     const insecure: string[] = [];
     if (env.CAPTCHA_TEST_ANSWER) insecure.push('CAPTCHA_TEST_ANSWER is a test knob');
     if (env.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
+    if (env.STRIPE_API_BASE) insecure.push('STRIPE_API_BASE is a test knob');
     if (insecure.length > 0) {
       throw new InsecureConfigError(`Refusing to start in production: ${insecure.join('; ')}`);
     }
   }
-  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? '', dataDir: path.resolve(env.DATA_DIR) };
+  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? '', SANDBOX_WEBHOOK_SECRET: env.SANDBOX_WEBHOOK_SECRET ?? '', dataDir: path.resolve(env.DATA_DIR) };
 }

@@ -1,0 +1,101 @@
+import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { Locale } from '../../../i18n/locales';
+import type { Currency } from '../../shared/money';
+import type { PaymentState } from '../../domains/payments/payment-lifecycle';
+import { timestamps } from './columns';
+import { users } from './customers';
+import { orders } from './orders';
+
+/**
+ * One row per payment attempt. Amount and currency are copied from the order when the
+ * attempt starts, never taken from the client. `provider_ref` is the gateway's session id.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').$type<'sandbox' | 'stripe'>().notNull(),
+    providerRef: text('provider_ref'),
+    /** The captured charge at the gateway (Stripe payment intent), needed for refunds. */
+    chargeRef: text('charge_ref'),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').$type<Currency>().notNull(),
+    status: text('status').$type<PaymentState>().notNull().default('pending'),
+    /** The buyer's language when paying: the payment mail is written in it. */
+    locale: text('locale').$type<Locale>().notNull(),
+    refundRef: text('refund_ref'),
+    lastError: text('last_error'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index('payments_order_idx').on(table.orderId),
+    uniqueIndex('payments_provider_ref_idx').on(table.provider, table.providerRef),
+  ],
+);
+
+/**
+ * Every webhook event that was applied, keyed by the gateway's event id: a replay finds its
+ * id taken and changes nothing. Written in the same transaction as the change it caused.
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: serial('id').primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    type: text('type').notNull(),
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    /** What the event did: applied, ignored (illegal or stale transition), unknown payment... */
+    outcome: text('outcome').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('payment_events_provider_event_idx').on(table.provider, table.eventId)],
+);
+
+/**
+ * The sandbox gateway's own records: what a real gateway keeps on its side. The shop's
+ * code only reaches them through the sandbox provider and the gateway's routes.
+ */
+export const sandboxGatewaySessions = pgTable('sandbox_gateway_sessions', {
+  id: text('id').primaryKey(),
+  /** The merchant's reference (our payment id). */
+  reference: text('reference').notNull(),
+  amountMinor: integer('amount_minor').notNull(),
+  currency: text('currency').$type<Currency>().notNull(),
+  description: text('description').notNull(),
+  locale: text('locale').$type<Locale>().notNull(),
+  successUrl: text('success_url').notNull(),
+  failUrl: text('fail_url').notNull(),
+  status: text('status').$type<'open' | 'paid' | 'declined' | 'refunded'>().notNull().default('open'),
+  refundId: text('refund_id'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  ...timestamps,
+});
+
+/**
+ * Webhooks the sandbox gateway still owes the shop. A delivery that fails is retried with
+ * backoff by whichever server copy claims the row first (FOR UPDATE SKIP LOCKED plus a lease).
+ */
+export const sandboxGatewayWebhooks = pgTable(
+  'sandbox_gateway_webhooks',
+  {
+    id: serial('id').primaryKey(),
+    eventId: text('event_id').notNull().unique(),
+    payload: text('payload').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('sandbox_gateway_webhooks_due_idx').on(table.nextAttemptAt)],
+);

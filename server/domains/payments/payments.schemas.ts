@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { PAYMENT_PROVIDERS } from './payment-provider';
+import { PAYMENT_STATES } from './payment-lifecycle';
+
+/** A positive id, as a JSON number or a numeric string; a missing one is "required", not "not a number". */
+const id = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
+  z.number().int().min(1).max(2_147_483_647),
+);
+
+/**
+ * `POST /v1/pay`. Strict: an amount or currency sent by the client is refused, never
+ * read; the charge always comes from the order.
+ */
+export const payBody = z.strictObject({
+  order_id: id,
+  provider: z.enum(PAYMENT_PROVIDERS).optional(),
+});
+
+export const orderIdParams = z.object({ id });
+
+export const payAnswer = z.object({ payment_id: z.number().int(), redirect_url: z.string() });
+
+export const payStatusAnswer = z.object({
+  order_id: z.number().int(),
+  order_status: z.number().int().describe('SPEC section 4: 1 pending payment, 10 pending shipment, 60 cancelled ...'),
+  pay_status: z.number().int().describe('1 pending, 2 paid, 3 cancelled'),
+  payment_id: z.number().int().nullable().describe('the latest payment attempt'),
+  payment_status: z.enum(PAYMENT_STATES).nullable(),
+});
+
+export const sandboxSessionParams = z.object({ session: z.string().regex(/^cs_sbx_[\w-]{10,60}$/) });

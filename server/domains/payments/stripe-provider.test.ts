@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '../../shared/context';
+import { WebhookVerificationError } from './payment-provider';
+import { createStripeProvider } from './stripe-provider';
+import { startFakeStripe, type FakeStripe } from './testing/fake-stripe';
+
+const webhookSecret = 'whsec_unit_test_secret';
+const ctx = {} as AppContext;
+let fake: FakeStripe;
+
+beforeAll(async () => {
+  fake = await startFakeStripe(webhookSecret);
+});
+afterAll(() => fake.close());
+
+function provider() {
+  return createStripeProvider({ secretKey: 'sk_test_unit', webhookSecret, apiBase: fake.url });
+}
+
+const checkout = {
+  paymentId: 7,
+  orderId: 3,
+  amountMinor: 1280,
+  currency: 'JPY' as const,
+  locale: 'zh-cn' as const,
+  description: 'ORDER-3',
+  successUrl: 'https://shop.test/zh-cn/result/success?order_id=3',
+  failUrl: 'https://shop.test/zh-cn/result/fail?order_id=3',
+};
+
+describe('stripe provider (against a local fake of the API)', () => {
+  it('creates a Checkout Session with the amount in minor units, our references and an idempotency key', async () => {
+    const session = await provider().createCheckout(ctx, checkout);
+    expect(session.redirectUrl).toMatch(/^https:\/\/checkout\.stripe\.test\//);
+    const sent = fake.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/checkout/sessions');
+    expect(sent.authorization).toBe('Bearer sk_test_unit');
+    expect(sent.form.get('line_items[0][price_data][unit_amount]')).toBe('1280');
+    expect(sent.form.get('line_items[0][price_data][currency]')).toBe('jpy');
+    expect(sent.form.get('client_reference_id')).toBe('7');
+    expect(sent.form.get('metadata[order_id]')).toBe('3');
+    expect(sent.form.get('locale')).toBe('zh');
+    expect(sent.form.get('success_url')).toBe(checkout.successUrl);
+    expect(sent.form.get('cancel_url')).toBe(checkout.failUrl);
+  });
+
+  it('normalizes signed webhooks and refuses tampered or unsigned ones', async () => {
+    const { providerRef } = await provider().createCheckout(ctx, { ...checkout, paymentId: 8 });
+    const paid = fake.webhook('checkout.session.completed', providerRef);
+    expect(provider().verifyWebhook(Buffer.from(paid.body), { 'stripe-signature': paid.signature })).toEqual({
+      eventId: paid.eventId,
+      type: 'payment.succeeded',
+      providerRef,
+      amountMinor: 1280,
+      currency: 'JPY',
+      chargeRef: `pi_test_${providerRef}`,
+    });
+    const expired = fake.webhook('checkout.session.expired', providerRef);
+    expect(provider().verifyWebhook(Buffer.from(expired.body), { 'stripe-signature': expired.signature })).toMatchObject({ type: 'payment.failed' });
+    const other = fake.webhook('payment_intent.created', providerRef);
+    expect(provider().verifyWebhook(Buffer.from(other.body), { 'stripe-signature': other.signature })).toMatchObject({ type: 'ignored' });
+
+    expect(() => provider().verifyWebhook(Buffer.from(paid.body.replace('1280', '1')), { 'stripe-signature': paid.signature })).toThrow(WebhookVerificationError);
+    expect(() => provider().verifyWebhook(Buffer.from(paid.body), {})).toThrow(WebhookVerificationError);
+    const foreign = fake.webhook('checkout.session.completed', providerRef, { secret: 'whsec_someone_else' });
+    expect(() => provider().verifyWebhook(Buffer.from(foreign.body), { 'stripe-signature': foreign.signature })).toThrow(WebhookVerificationError);
+    const old = fake.webhook('checkout.session.completed', providerRef, { secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect(() => provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature })).toThrow(WebhookVerificationError);
+  });
+
+  it('refunds the payment intent once, however often it is asked', async () => {
+    const request = { paymentId: 9, providerRef: 'cs_x', chargeRef: 'pi_abc', amountMinor: 100, currency: 'USD' as const };
+    const first = await provider().refund(ctx, request);
+    const second = await provider().refund(ctx, request);
+    expect(second.refundRef).toBe(first.refundRef);
+    expect(fake.refunds.filter((refund) => refund.payment_intent === 'pi_abc')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  completeSandboxSession,
+  deliverSandboxWebhookNow,
+  findSandboxSession,
+} from '../../domains/payments/sandbox/sandbox-gateway.service';
+import { renderSandboxCheckout, renderSandboxNotFound, SANDBOX_PAGE_CSP } from '../../domains/payments/sandbox/sandbox-page';
+import { sandboxSessionParams } from '../../domains/payments/payments.schemas';
+import type { Env } from '../../shared/env';
+
+export const SANDBOX_WEBHOOK_PATH = '/v1/pay/webhook/sandbox';
+
+/** Where the sandbox gateway posts webhooks: SANDBOX_WEBHOOK_URL, else this server on loopback. */
+export function sandboxWebhookUrl(env: Env, address: AddressInfo | string | null): string | null {
+  if (env.SANDBOX_WEBHOOK_URL) return env.SANDBOX_WEBHOOK_URL;
+  if (!address || typeof address === 'string') return null;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${SANDBOX_WEBHOOK_PATH}`;
+}
+
+/**
+ * The sandbox gateway's hosted page, served by the shop itself (only while
+ * PAYMENT_PROVIDER=sandbox). It behaves like a real gateway: the shop learns the outcome
+ * from a signed webhook, not from the buyer's redirect.
+ */
+export const sandboxGatewayRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { env }) => {
+  if (env.NODE_ENV === 'production') {
+    app.log.warn('PAYMENT_PROVIDER is sandbox: orders are paid with a test gateway and no money moves. Set PAYMENT_PROVIDER=stripe to take real payments.');
+  }
+  // The buttons post empty forms; the body carries nothing the gateway reads.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
+  const pageHeaders = { 'content-security-policy': SANDBOX_PAGE_CSP, 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
+
+  app.get('/sandbox-gateway/checkout/:session', { schema: { hide: true } }, async (request, reply) => {
+    const parsed = sandboxSessionParams.safeParse(request.params);
+    const session = parsed.success ? await findSandboxSession(request.ctx, parsed.data.session) : null;
+    reply.headers(pageHeaders).type('text/html; charset=utf-8');
+    if (!session) return reply.status(404).send(renderSandboxNotFound(request.ctx.locale));
+    return reply.send(renderSandboxCheckout(session));
+  });
+
+  app.post('/sandbox-gateway/checkout/:session/:action', { schema: { hide: true } }, async (request, reply) => {
+    const { action } = request.params as { action: string };
+    const parsed = sandboxSessionParams.safeParse(request.params);
+    const session = parsed.success ? await findSandboxSession(request.ctx, parsed.data.session) : null;
+    if (!session || (action !== 'pay' && action !== 'decline')) {
+      return reply.status(404).headers(pageHeaders).type('text/html; charset=utf-8').send(renderSandboxNotFound(request.ctx.locale));
+    }
+    const completed = await completeSandboxSession(request.ctx, { sessionId: session.id, action });
+    const url = sandboxWebhookUrl(env, request.server.server.address());
+    if (completed.eventId && url) await deliverSandboxWebhookNow(request.ctx, url, completed.eventId);
+    const paid = completed.session.status === 'paid' || completed.session.status === 'refunded';
+    return reply.redirect(paid ? completed.session.successUrl : completed.session.failUrl, 303);
+  });
+};

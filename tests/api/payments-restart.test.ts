@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { openDatabase } from '../../server/db/client';
+import { users } from '../../server/db/schema';
+import { createSession } from '../../server/domains/customers/sessions.service';
+import type { AppContext } from '../../server/shared/context';
+import { openTestDatabase, postgresAdminUrl, templateDumpPath } from '../support/database';
+import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { makeOrder, SANDBOX_SECRET } from './payments-fixtures';
+
+const SESSION_SECRET = 'restart-test-session-secret-'.padEnd(48, 'x');
+
+/**
+ * A database the spawned servers share, holding a buyer with a live session and an unpaid
+ * order: a clone of the template on PostgreSQL, an on-disk PGlite copy otherwise.
+ */
+async function prepareShop(dataDir: string) {
+  const database = postgresAdminUrl
+    ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') })
+    : {
+        handle: await openDatabase({
+          embeddedDir: path.join(dataDir, 'db'),
+          embeddedFrom: new Blob([fs.readFileSync(templateDumpPath(inject('dataDir')))]),
+        }),
+        url: undefined,
+      };
+  const ctx = { db: database.handle.db, env: { SESSION_SECRET } } as unknown as AppContext;
+  const [user] = await ctx.db.insert(users).values({ email: 'restart@example.com', username: 'restart-buyer' }).returning();
+  const session = await createSession(ctx, user.id);
+  const orderId = await makeOrder(ctx, user.id, 8_800, 'CNY');
+  await database.handle.close();
+  return { databaseUrl: database.url, orderId, headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' } };
+}
+
+describe('payments survive a killed server', { timeout: 180_000 }, () => {
+  it('the sandbox gateway keeps the undelivered webhook and a restarted server receives it', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-payments-restart-'));
+    const shop = await prepareShop(dataDir);
+    const [firstPort, secondPort] = [await freePort(), await freePort()];
+    const env = {
+      DATA_DIR: dataDir,
+      DATABASE_URL: shop.databaseUrl,
+      SESSION_SECRET,
+      SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET,
+      SEED_DEMO_DATA: 'false',
+      LOG_LEVEL: 'warn',
+    };
+    let first: SpawnedServer | undefined;
+    let second: SpawnedServer | undefined;
+    try {
+      // The first server's webhooks go to where the second will listen: nothing answers yet.
+      first = spawnServer({ ...env, SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${secondPort}/v1/pay/webhook/sandbox` }, firstPort);
+      await waitForReady(first.url);
+      const paying = await fetch(`${first.url}/v1/pay`, { method: 'POST', headers: shop.headers, body: JSON.stringify({ order_id: shop.orderId }) });
+      const { redirect_url: redirectUrl } = (await paying.json()).data as { redirect_url: string };
+      const pressed = await fetch(`${first.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
+      expect(pressed.status).toBe(303);
+      const status = async (server: SpawnedServer) =>
+        (await (await fetch(`${server.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.headers })).json()).data;
+      expect(await status(first)).toMatchObject({ order_status: 1, pay_status: 1, payment_status: 'pending' });
+
+      first.child.kill('SIGKILL');
+      await first.exited;
+
+      second = spawnServer(env, secondPort);
+      await waitForReady(second.url);
+      const restarted = second;
+      await expect
+        .poll(() => status(restarted), { timeout: 60_000, interval: 500 })
+        .toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
+    } finally {
+      await first?.stop('SIGKILL');
+      await second?.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
