@@ -14,6 +14,7 @@ import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
+import { cartRoutes } from './http/routes/cart.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { imageRoutes } from './http/routes/images.routes';
@@ -93,6 +94,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(areaRoutes);
       await api.register(userRoutes);
       await api.register(addressRoutes);
+      await api.register(cartRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { users } from '../../server/db/schema';
 import { createSession } from '../../server/domains/customers/sessions.service';
-import type { RequestOptions, TestServer } from './test-server';
+import type { RequestOptions, TestResponse, TestServer } from './test-server';
 
 export interface Buyer {
   id: number;
   email: string;
   headers: Record<string, string>;
   /** `server.request` with this buyer's token + sign headers (and lang en unless given). */
-  call<T = any>(path: string, options?: RequestOptions): ReturnType<TestServer['request']>;
+  call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
 }
 
 /** A user row and a live session, talking to the API through the header-token path. */
@@ -46,3 +46,39 @@ export const usAddress = {
   contact_name: 'Jane Doe',
   contact_phone: '+1 415 555 0132',
 };
+
+const usedProducts = new Set<number>();
+
+/**
+ * A listed SKU of a product no other caller in this test file got, with its stock set. Its product
+ * has no free-shipping note unless `freeShipping` is asked for.
+ */
+export async function prepareSku(server: TestServer, options: { stock: number; freeShipping?: boolean }) {
+  const { products, productSkus } = await import('../../server/db/schema');
+  const { eq, asc, sql } = await import('drizzle-orm');
+  const rows = await server.ctx.db
+    .select({ id: productSkus.id, priceMinor: productSkus.priceMinor, productId: products.id, weightGrams: products.weightGrams })
+    .from(productSkus)
+    .innerJoin(products, eq(products.id, productSkus.productId))
+    .where(
+      options.freeShipping
+        ? sql`${products.listed} and 4 = any(${products.serviceNotes})`
+        : sql`${products.listed} and not (4 = any(${products.serviceNotes}))`,
+    )
+    .orderBy(asc(productSkus.id));
+  let sku = rows.find((row) => !usedProducts.has(row.productId));
+  if (!sku) {
+    usedProducts.clear();
+    sku = rows[0];
+  }
+  usedProducts.add(sku.productId);
+  await server.ctx.db.update(productSkus).set({ stock: options.stock }).where(eq(productSkus.id, sku.id));
+  return sku;
+}
+
+export async function stockOf(server: TestServer, skuId: number): Promise<number> {
+  const { productSkus } = await import('../../server/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const [row] = await server.ctx.db.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, skuId));
+  return row.stock;
+}
