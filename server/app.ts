@@ -12,8 +12,10 @@ import { registerResponseCache } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
+import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
+import { cartRoutes } from './http/routes/cart.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
@@ -97,6 +99,8 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(userRoutes);
       await api.register(captchaRoutes);
       await api.register(paymentRoutes, { env });
+      await api.register(addressRoutes);
+      await api.register(cartRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
