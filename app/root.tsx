@@ -29,6 +29,9 @@ import './styles/pages.css';
 import './styles/catalog.css';
 import './styles/product.css';
 import './styles/account.css';
+import './styles/cart.css';
+import './styles/checkout.css';
+import './styles/orders.css';
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);

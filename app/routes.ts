@@ -15,6 +15,8 @@ export default [
     // Login-only pages (SPEC section 2) go inside this guard; unknown paths under its prefixes 404 for members.
     layout('routes/account-guard.tsx', [
       route('my/account', 'routes/account.tsx'),
+      route('cart', 'routes/cart.tsx'),
+      route('my/address', 'routes/address.tsx'),
       route('my/*', 'routes/not-found.tsx', { id: 'guarded-my-not-found' }),
       route('order/*', 'routes/not-found.tsx', { id: 'guarded-order-not-found' }),
     ]),

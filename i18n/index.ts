@@ -1,6 +1,7 @@
 import { accountUiMessages } from './messages/account-ui';
 import { accountMessages } from './messages/accounts';
 import { addressMessages } from './messages/addresses';
+import { checkoutUiMessages } from './messages/checkout-ui';
 import { catalogMessages } from './messages/catalog';
 import { errorMessages } from './messages/errors';
 import { fieldMessages } from './messages/fields';
@@ -25,6 +26,7 @@ const areas = [
   addressMessages,
   orderMessages,
   paymentMessages,
+  checkoutUiMessages,
 ] as const;
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;

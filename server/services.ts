@@ -1,8 +1,12 @@
+import * as addresses from './domains/addresses/addresses.service';
+import * as areas from './domains/areas/areas.service';
+import * as cart from './domains/cart/cart.service';
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
 import * as accounts from './domains/customers/accounts.service';
 import * as sessions from './domains/customers/sessions.service';
+import * as payments from './domains/payments/payments.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
 /**
@@ -12,9 +16,13 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  */
 export const services = {
   accounts,
+  addresses,
+  areas,
+  cart,
   catalogGroups,
   catalogProducts,
   content,
+  payments,
   sessions,
   siteSettings,
 };

@@ -4,13 +4,14 @@ import { formatPrice } from '../../../server/shared/money';
 import { priceStyleFor, useDisplayCurrency } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { Price } from '../catalog/price';
+import { AddToCartButton } from '../cart/add-to-cart';
 import { QuantityStepper } from './quantity-stepper';
 import { SkuOptions } from './sku-options';
 import { matchingSkus, skuFor, type Product, type Selection } from './sku-selection';
 
 const LOW_STOCK = 5;
 
-/** Price, choices, stock, quantity and Buy Now: everything that follows the chosen SKU. */
+/** Price, choices, stock, quantity, Add to cart and Buy Now: everything that follows the chosen SKU. */
 export function ProductPurchase({
   product,
   selection,
@@ -100,15 +101,18 @@ export function ProductPurchase({
             </p>
           ) : null}
         </div>
-        {sku && stock > 0 ? (
-          <Link className={buyClass} to={`${confirm}?sku_id=${sku.id}&quantity=${count}`}>
-            {t('product.buyNow')}
-          </Link>
-        ) : (
-          <button type="button" className={buyClass} disabled>
-            {t('product.buyNow')}
-          </button>
-        )}
+        <div className="purchase__actions">
+          <AddToCartButton skuId={sku && stock > 0 ? sku.id : null} quantity={count} />
+          {sku && stock > 0 ? (
+            <Link className={buyClass} to={`${confirm}?sku_id=${sku.id}&quantity=${count}`}>
+              {t('product.buyNow')}
+            </Link>
+          ) : (
+            <button type="button" className={buyClass} disabled>
+              {t('product.buyNow')}
+            </button>
+          )}
+        </div>
       </form>
     </div>
   );

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+import { translate, type Locale } from '../../../i18n';
+import { AppError } from '../../../server/shared/errors';
+import { describeIssue } from '../../../server/http/validation';
+
+/**
+ * What a checkout page action answers. Expected refusals (an AppError: out of stock, a
+ * wrong coupon, an order that is no longer payable) become a message in the page's language
+ * and, for form input, one message per field; anything else is a real failure and is thrown
+ * to the route's error boundary.
+ */
+export type ActionResult<T = null> =
+  | { ok: true; data: T; message?: string }
+  | { ok: false; error: string; fields?: Record<string, string> };
+
+export async function runAction<T>(locale: Locale, work: () => Promise<T>, message?: string): Promise<ActionResult<T>> {
+  try {
+    return { ok: true, data: await work(), message };
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false, error: translate(locale, error.messageKey, error.params) };
+    throw error;
+  }
+}
+
+/** Validates a posted form with the API's own schema; field messages are the API's sentences. */
+export function parseForm<S extends z.ZodType>(
+  locale: Locale,
+  schema: S,
+  input: unknown,
+): { ok: true; data: z.infer<S> } | { ok: false; error: string; fields: Record<string, string> } {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, data: result.data };
+  const fields: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const name = String(issue.path[0] ?? '');
+    fields[name] ??= describeIssue(locale, issue, 'body');
+  }
+  return { ok: false, error: Object.values(fields)[0] ?? translate(locale, 'error.badRequest'), fields };
+}
+
+/** A form's text fields as an object, blanks dropped (the schemas treat them as absent). */
+export function formFields(form: FormData): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [key, value] of form) if (typeof value === 'string' && value.trim() !== '') fields[key] = value;
+  return fields;
+}
