@@ -15,8 +15,10 @@ import { registerRequestContext } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { cartRoutes } from './http/routes/cart.routes';
+import { checkoutRoutes } from './http/routes/checkout.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
+import { orderRoutes } from './http/routes/order.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
@@ -95,6 +97,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(userRoutes);
       await api.register(addressRoutes);
       await api.register(cartRoutes);
+      await api.register(orderRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
@@ -102,6 +105,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     },
     { prefix: '/v1' },
   );
+  await app.register(checkoutRoutes, { prefix: '/v2' });
   app.all('/v2/*', { schema: { hide: true } }, async (request) => {
     throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
   });

@@ -27,6 +27,10 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default('Shop <no-reply@shop.local>'),
   CAPTCHA_TEST_ANSWER: z.string().regex(/^\d+$/).optional(),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  ORDER_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  ORDER_AUTO_CONFIRM_DAYS: z.coerce.number().int().min(1).max(365).default(10),
+  /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
+  ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string };
