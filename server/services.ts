@@ -1,11 +1,14 @@
 import * as addresses from './domains/addresses/addresses.service';
 import * as areas from './domains/areas/areas.service';
 import * as cart from './domains/cart/cart.service';
+import * as checkout from './domains/checkout/checkout.service';
+import * as placement from './domains/checkout/place-order.service';
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
 import * as accounts from './domains/customers/accounts.service';
 import * as sessions from './domains/customers/sessions.service';
+import * as orders from './domains/orders/orders.service';
 import * as payments from './domains/payments/payments.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
@@ -21,8 +24,11 @@ export const services = {
   cart,
   catalogGroups,
   catalogProducts,
+  checkout,
   content,
+  orders,
   payments,
+  placement,
   sessions,
   siteSettings,
 };

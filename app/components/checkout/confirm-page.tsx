@@ -1,0 +1,369 @@
+import { useEffect, useState } from 'react';
+import { Form, Link, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
+import type { ConfirmView, AmountView } from '../../../server/domains/checkout/checkout.service';
+import type { Currency } from '../../../server/shared/money';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { useHydrated } from '../catalog/use-hydrated';
+import { imageAt } from '../catalog/image';
+import { useToast } from '../account/toast';
+import { AddressSummary } from '../address/address-card';
+import { AddressDialog, ADDRESS_PATH } from '../address/address-form';
+import type { Address, AreaCountry } from '../address/address-types';
+import { AlertCircleIcon, LockSmallIcon, PinIcon } from './icons';
+import { Money } from './money';
+
+export interface ConfirmData {
+  source: { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' } | null;
+  addresses: Address[];
+  countries: AreaCountry[];
+  coupon: string;
+  idempotencyKey: string;
+  view: ConfirmView | null;
+  error: string | null;
+  couponError: string | null;
+}
+
+/** The hidden fields that say what is bought; every form on the page carries them. */
+function SourceFields({ source }: { source: NonNullable<ConfirmData['source']> }) {
+  return source.kind === 'cart' ? (
+    <input type="hidden" name="from" value="cart" />
+  ) : (
+    <>
+      <input type="hidden" name="sku_id" value={source.skuId} />
+      <input type="hidden" name="quantity" value={source.quantity} />
+    </>
+  );
+}
+
+export function AmountText({ amount, view, strong }: { amount: AmountView; view: { currency: Currency; display_currency: Currency }; strong?: boolean }) {
+  return (
+    <Money
+      amountMinor={amount.amount_minor}
+      currency={view.currency}
+      display={{ amountMinor: amount.display_amount_minor, currency: view.display_currency }}
+      strong={strong}
+    />
+  );
+}
+
+/** /{locale}/order/confirm_order: address, items, notes, coupon and the server-computed order info; Place order. */
+export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionError?: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const placing = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const { view, source } = data;
+  const [notes, setNotes] = useState('');
+
+  useEffect(() => {
+    if (actionError) toast.show(actionError, 'error');
+  }, [actionError, toast]);
+
+  if (!view || !source) {
+    return (
+      <div className="container checkout-page">
+        <h1 className="checkout-title">{t('confirm.title')}</h1>
+        <div className="empty-state">
+          <span className="empty-state__icon">
+            <AlertCircleIcon size={36} />
+          </span>
+          <p className="empty-state__title" data-testid="confirm-error">
+            {data.error ?? t('confirm.nothing')}
+          </p>
+          <div className="result-card__actions">
+            {source?.kind === 'cart' ? (
+              <Link className="button button--secondary" to={localePath(locale, '/cart')}>
+                {t('cart.view')}
+              </Link>
+            ) : null}
+            <Link className="button button--primary" to={localePath(locale, '/')}>
+              {t('cart.continue')}
+            </Link>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  const needsAddress = view.needs_address;
+  return (
+    <div className="container checkout-page">
+      <header className="checkout-head">
+        <h1 className="checkout-title">{t('confirm.title')}</h1>
+      </header>
+      <div className="checkout-layout">
+        <div className="checkout-main">
+          <AddressSection data={data} />
+          <section className="checkout-card" aria-labelledby="confirm-items">
+            <h2 className="checkout-card__title" id="confirm-items">
+              {t('confirm.items')}
+            </h2>
+            <ul className="line-list">
+              {view.lines.map((line) => (
+                <li className="line" key={line.sku_id} data-testid="confirm-line">
+                  <span className="line__image">
+                    {line.image ? <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
+                  </span>
+                  <div className="line__body">
+                    <Link className="line__name" to={localePath(locale, `/product/${line.product_id}`)}>
+                      {line.name}
+                    </Link>
+                    {line.properties ? <p className="line__props">{line.properties}</p> : null}
+                    <p className="line__unit">
+                      <AmountText amount={line.unit_price} view={view} />
+                    </p>
+                  </div>
+                  <div className="line__controls">
+                    <span className="line__qty">{t('confirm.qty', { count: line.quantity })}</span>
+                    <p className="line__total">
+                      <AmountText amount={line.line_total} view={view} strong />
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <section className="checkout-card" aria-labelledby="confirm-extras">
+            <h2 className="sr-only" id="confirm-extras">
+              {t('confirm.notes')}
+            </h2>
+            <CouponForm data={data} />
+            <div className="notes-field">
+              <label className="form-field__label" htmlFor="order-notes">
+                {t('confirm.notes')}
+              </label>
+              <textarea
+                id="order-notes"
+                form="place-order"
+                name="notes"
+                rows={2}
+                maxLength={500}
+                placeholder={t('confirm.notesPlaceholder')}
+                value={notes}
+                onChange={(event) => setNotes(event.target.value)}
+                data-testid="order-notes"
+              />
+            </div>
+          </section>
+        </div>
+
+        <aside className="checkout-card checkout-summary" aria-labelledby="order-info">
+          <h2 className="checkout-card__title" id="order-info">
+            {t('confirm.orderInfo')}
+          </h2>
+          <dl className="summary-list" data-testid="order-info">
+            <div>
+              <dt>{t('confirm.productPrice')}</dt>
+              <dd>
+                <AmountText amount={view.product_price} view={view} />
+              </dd>
+            </div>
+            <div>
+              <dt>{t('confirm.shippingFee')}</dt>
+              <dd>
+                {needsAddress ? (
+                  <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span>
+                ) : view.shipping_fee.amount_minor === 0 ? (
+                  <span className="money__charged">{t('confirm.free')}</span>
+                ) : (
+                  <AmountText amount={view.shipping_fee} view={view} />
+                )}
+              </dd>
+            </div>
+            {view.discount.amount_minor > 0 ? (
+              <div className="summary-list__discount">
+                <dt>{t('confirm.discount')}</dt>
+                <dd>
+                  <span className="summary-list__minus" aria-hidden="true">
+                    −
+                  </span>
+                  <AmountText amount={view.discount} view={view} />
+                </dd>
+              </div>
+            ) : null}
+            <div className="summary-list__total">
+              <dt>{t('confirm.totalPaid')}</dt>
+              <dd data-testid="order-total">
+                <AmountText amount={view.total} view={view} strong />
+              </dd>
+            </div>
+          </dl>
+          {view.display_currency !== view.currency ? (
+            <p className="checkout-summary__note">
+              {t('confirm.chargedIn', {
+                amount: view.total.amount,
+                currency: view.currency,
+                display: view.display_currency,
+              })}
+            </p>
+          ) : null}
+          {needsAddress ? (
+            <p className="notice notice--warning" role="status">
+              <AlertCircleIcon size={18} />
+              {t('confirm.needAddress')}
+            </p>
+          ) : null}
+          <Form method="post" id="place-order" replace onSubmit={(event) => placing && event.preventDefault()}>
+            <SourceFields source={source} />
+            <input type="hidden" name="idempotency_key" value={data.idempotencyKey} />
+            {view.address ? <input type="hidden" name="address_id" value={view.address.id} /> : null}
+            {view.coupon ? <input type="hidden" name="coupon_code" value={view.coupon.code} /> : null}
+            <button
+              type="submit"
+              className="button button--primary button--large button--block"
+              disabled={needsAddress || placing}
+              aria-busy={placing}
+              data-testid="place-order"
+            >
+              {placing ? t('confirm.placing') : t('confirm.place')}
+            </button>
+          </Form>
+          <p className="secure-note">
+            <LockSmallIcon size={14} />
+            {t('confirm.secure')}
+          </p>
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+/** The chosen address, or a choice among the saved ones (a GET form: the price follows the country), or an add button. */
+function AddressSection({ data }: { data: ConfirmData }) {
+  const t = useT();
+  const locale = useLocale();
+  const hydrated = useHydrated();
+  const submit = useSubmit();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [choosing, setChoosing] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const view = data.view!;
+  const current = view.address;
+
+  const chooseAddress = (address: Address) => {
+    const next = new URLSearchParams(params);
+    next.set('address_id', String(address.id));
+    navigate(`?${next}`, { replace: true, preventScrollReset: true });
+  };
+
+  return (
+    <section className="checkout-card" aria-labelledby="confirm-address" data-testid="confirm-address">
+      <div className="checkout-card__head">
+        <h2 className="checkout-card__title" id="confirm-address">
+          {t('confirm.address')}
+        </h2>
+        {current && data.addresses.length > 1 && !choosing ? (
+          <button type="button" className="link-button" onClick={() => setChoosing(true)} data-testid="change-address">
+            {t('confirm.changeAddress')}
+          </button>
+        ) : null}
+      </div>
+      {current && !choosing ? (
+        <AddressSummary address={current} />
+      ) : current ? (
+        <Form method="get" replace preventScrollReset onChange={(event) => hydrated && submit(event.currentTarget, { replace: true, preventScrollReset: true })}>
+          <SourceFields source={data.source!} />
+          {data.coupon ? <input type="hidden" name="coupon" value={data.coupon} /> : null}
+          <fieldset className="address-choices">
+            <legend className="sr-only">{t('confirm.chooseAddress')}</legend>
+            {data.addresses.map((address) => (
+              <label className="address-choice" key={address.id}>
+                <input type="radio" name="address_id" value={address.id} defaultChecked={address.id === current.id} />
+                <AddressSummary address={address} />
+              </label>
+            ))}
+          </fieldset>
+          {!hydrated ? (
+            <button type="submit" className="button button--secondary confirm-actions">
+              {t('confirm.useAddress')}
+            </button>
+          ) : null}
+        </Form>
+      ) : (
+        <div className="address-missing">
+          <PinIcon size={24} />
+          <p>{t('confirm.needAddress')}</p>
+          <button type="button" className="button button--primary" onClick={() => setAdding(true)} data-testid="confirm-add-address">
+            {t('confirm.addAddress')}
+          </button>
+        </div>
+      )}
+      <div className="confirm-actions">
+        {current ? (
+          <button type="button" className="link-button" onClick={() => setAdding(true)} data-testid="confirm-new-address">
+            {t('addressBook.add')}
+          </button>
+        ) : null}
+        <Link to={localePath(locale, ADDRESS_PATH)} className="link-button">
+          {t('confirm.manageAddresses')}
+        </Link>
+      </div>
+      <AddressDialog
+        open={adding}
+        address={null}
+        countries={data.countries}
+        onClose={() => setAdding(false)}
+        onSaved={(address) => {
+          setChoosing(false);
+          chooseAddress(address);
+        }}
+      />
+    </section>
+  );
+}
+
+/** Coupon code: a GET form, so the loader prices it (and says why a code does not apply). */
+function CouponForm({ data }: { data: ConfirmData }) {
+  const t = useT();
+  const view = data.view!;
+  const [params] = useSearchParams();
+  const keep = [...params.entries()].filter(([name]) => name !== 'coupon');
+  if (view.coupon) {
+    return (
+      <Form method="get" replace preventScrollReset className="coupon-row">
+        {keep.map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <p className="coupon-applied" data-testid="coupon-applied">
+          {t('confirm.couponApplied', { code: view.coupon.code })}
+        </p>
+        <button type="submit" className="link-button">
+          {t('confirm.couponRemove')}
+        </button>
+      </Form>
+    );
+  }
+  return (
+    <Form method="get" replace preventScrollReset className="coupon-row">
+      {keep.map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <div className={`form-field${data.couponError ? ' form-field--invalid' : ''}`}>
+        <label className="form-field__label" htmlFor="coupon-code">
+          {t('confirm.coupon')}
+        </label>
+        <div className="form-field__control">
+          <input
+            id="coupon-code"
+            className="form-field__input"
+            name="coupon"
+            defaultValue={data.coupon}
+            maxLength={40}
+            autoComplete="off"
+            aria-invalid={data.couponError ? true : undefined}
+            aria-describedby={data.couponError ? 'coupon-error' : undefined}
+            data-testid="coupon-input"
+          />
+        </div>
+        <p className="form-field__error" id="coupon-error" role={data.couponError ? 'alert' : undefined} hidden={!data.couponError}>
+          {data.couponError}
+        </p>
+      </div>
+      <button type="submit" className="button button--secondary">
+        {t('confirm.couponApply')}
+      </button>
+    </Form>
+  );
+}

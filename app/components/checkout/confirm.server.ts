@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { redirect } from 'react-router';
+import { translate, type Locale } from '../../../i18n';
+import { isCurrency, type Currency } from '../../../server/shared/money';
+import { AppError } from '../../../server/shared/errors';
+import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
+import { IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
+import type { StorefrontLoadContext } from '~/lib/context';
+import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
+import { readCookie } from '~/lib/locale';
+import { localePath } from '~/lib/i18n';
+import { loadAreaOptions } from '../address/areas.server';
+import { formFields } from './action-result.server';
+
+/** What is being bought: Buy Now's one SKU (`sku_id`/`quantity`, or `sku`/`qty`) or the whole cart (`from=cart`). */
+export type Source = { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' };
+
+function positive(value: string | null | undefined): number | undefined {
+  const number = Number(value);
+  return Number.isInteger(number) && number >= 1 && number <= 2_147_483_647 ? number : undefined;
+}
+
+export function sourceOf(params: URLSearchParams | Record<string, string>): Source | null {
+  const get = (name: string) => (params instanceof URLSearchParams ? params.get(name) : params[name]);
+  if (get('from') === 'cart') return { kind: 'cart' };
+  const skuId = positive(get('sku_id') ?? get('sku'));
+  if (!skuId) return null;
+  const quantity = Math.min(positive(get('quantity') ?? get('qty')) ?? 1, MAX_LINE_QUANTITY);
+  return { kind: 'items', skuId, quantity };
+}
+
+function sourceInput(source: Source) {
+  return source.kind === 'cart' ? { from_cart: true } : { items: [{ sku_id: source.skuId, quantity: source.quantity }] };
+}
+
+function displayCurrencyOf(request: Request): Currency | undefined {
+  const chosen = readCookie(request.headers.get('cookie'), DISPLAY_CURRENCY_COOKIE);
+  return isCurrency(chosen) ? chosen : undefined;
+}
+
+/**
+ * The confirm page's data: the price from the same quote the API's `/v2/order/confirm`
+ * answers (a coupon the quote refuses is dropped and its message shown), the buyer's
+ * addresses, the area options for the add-address dialog, and a fresh idempotency key for
+ * this attempt to buy.
+ */
+export async function loadConfirm(context: StorefrontLoadContext, request: Request, userId: number, locale: Locale) {
+  const url = new URL(request.url);
+  const source = sourceOf(url.searchParams);
+  const { addresses, checkout } = context.services;
+  const [addressList, countries] = await Promise.all([
+    addresses.listAddresses(context.ctx, { userId, locale }),
+    loadAreaOptions(context, locale),
+  ]);
+  const chosen = positive(url.searchParams.get('address_id'));
+  const addressId = chosen && addressList.some((address) => address.id === chosen) ? chosen : undefined;
+  const coupon = url.searchParams.get('coupon')?.trim().slice(0, 40) || undefined;
+  const base = { source, addresses: addressList, countries, coupon: coupon ?? '', idempotencyKey: randomUUID() };
+  if (!source) return { ...base, view: null, error: translate(locale, 'order.empty'), couponError: null };
+
+  const quote = (couponCode?: string) =>
+    checkout
+      .quoteOrder(context.ctx, { ...sourceInput(source), userId, address_id: addressId, coupon_code: couponCode, currency: displayCurrencyOf(request), locale })
+      .then((result) => checkout.confirmView(result, locale));
+  try {
+    return { ...base, view: await quote(coupon), error: null, couponError: null };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const message = translate(locale, error.messageKey, error.params);
+    if (coupon) {
+      try {
+        return { ...base, view: await quote(undefined), error: null, couponError: message };
+      } catch (retry) {
+        if (!(retry instanceof AppError)) throw retry;
+        return { ...base, view: null, error: translate(locale, retry.messageKey, retry.params), couponError: null };
+      }
+    }
+    return { ...base, view: null, error: message, couponError: null };
+  }
+}
+
+/** Place order: creates the order once per idempotency key (a double submit answers the same order), then goes to pay. */
+export async function placeOrderAction(context: StorefrontLoadContext, request: Request, userId: number, locale: Locale) {
+  const fields = formFields(await request.formData());
+  const source = sourceOf(fields);
+  if (!source) return { ok: false as const, error: translate(locale, 'order.empty') };
+  const key = fields.idempotency_key;
+  if (!key || !IDEMPOTENCY_KEY.test(key)) return { ok: false as const, error: translate(locale, 'order.idempotencyKeyInvalid') };
+  try {
+    const { order } = await context.services.placement.placeOrder(context.ctx, {
+      ...sourceInput(source),
+      userId,
+      address_id: positive(fields.address_id),
+      coupon_code: fields.coupon_code?.trim() || undefined,
+      notes: fields.notes?.trim().slice(0, 500) || undefined,
+      currency: displayCurrencyOf(request),
+      idempotencyKey: key,
+      locale,
+    });
+    return redirect(`${localePath(locale, '/order/pay')}?order_id=${order.id}`);
+  } catch (error) {
+    if (error instanceof AppError) return { ok: false as const, error: translate(locale, error.messageKey, error.params) };
+    throw error;
+  }
+}

@@ -1,0 +1,37 @@
+import { data, redirectDocument } from 'react-router';
+import { translate, type Locale } from '../../../i18n';
+import { AppError, NotFoundError } from '../../../server/shared/errors';
+import type { StorefrontLoadContext } from '~/lib/context';
+
+/** `?order_id=` or a route's `:id`, as an order id; anything else is a 404 page. */
+export function orderIdOf(value: string | null | undefined): number {
+  const id = Number(value);
+  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
+  return id;
+}
+
+/** The buyer's own order detail; another buyer's order is a 404 page, like a missing one. */
+export async function ownOrderDetail(context: StorefrontLoadContext, userId: number, id: number, locale: Locale) {
+  try {
+    return await context.services.orders.getOrderDetail(context.ctx, { userId, id, locale });
+  } catch (error) {
+    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    throw error;
+  }
+}
+
+/**
+ * Pay: opens a payment attempt with the configured gateway (services.payments, the same as
+ * `POST /v1/pay`) and sends the browser to its page with a full document navigation (the
+ * sandbox page is not a storefront route). A refusal (cancelled, already paid) comes back
+ * as a message.
+ */
+export async function payAction(context: StorefrontLoadContext, request: Request, orderId: number, locale: Locale) {
+  try {
+    const started = await context.services.payments.startPayment(context.ctx, { orderId, origin: new URL(request.url).origin });
+    return redirectDocument(started.redirectUrl);
+  } catch (error) {
+    if (error instanceof AppError) return { error: translate(locale, error.messageKey, error.params) };
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import { useEffect } from 'react';
+import { Form, Link, useNavigation } from 'react-router';
+import type { OrderDetail } from '../../../server/domains/orders/orders.service';
+import { formatPrice } from '../../../server/shared/money';
+import { priceStyleFor } from '~/lib/currency';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { useToast } from '../account/toast';
+import { AmountText } from './confirm-page';
+import { ClockIcon, LockSmallIcon } from './icons';
+
+export const ORDER_STATUS_PENDING_PAYMENT = 1;
+
+/** /{locale}/order/pay?order_id=: what is being paid and the button to the payment page. */
+export function PayPage({ order, error }: { order: OrderDetail; error?: string }) {
+  const t = useT();
+  const locale = useLocale();
+  const toast = useToast();
+  const navigation = useNavigation();
+  const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
+  const payable = order.status === ORDER_STATUS_PENDING_PAYMENT;
+  const detail = localePath(locale, `/my/order/${order.id}`);
+  const amount = formatPrice({ amountMinor: order.total.amount_minor, currency: order.currency }, priceStyleFor(locale));
+
+  useEffect(() => {
+    if (error) toast.show(error, 'error');
+  }, [error, toast]);
+
+  return (
+    <div className="container checkout-page">
+      <section className="checkout-card pay-card" aria-labelledby="pay-title">
+        <h1 className="checkout-title" id="pay-title">
+          {t('pay.title')}
+        </h1>
+        <p className="checkout-summary__note">{t('pay.amount')}</p>
+        <p className="pay-card__amount" data-testid="pay-amount">
+          <AmountText amount={order.total} view={order} strong />
+        </p>
+        <dl className="summary-list">
+          <div>
+            <dt>{t('pay.orderNo')}</dt>
+            <dd data-testid="pay-order-no">{order.order_no}</dd>
+          </div>
+          <div>
+            <dt>{t('confirm.productPrice')}</dt>
+            <dd>
+              <AmountText amount={order.price.product_price} view={order} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t('confirm.shippingFee')}</dt>
+            <dd>{order.price.shipping_fee.amount_minor === 0 ? t('confirm.free') : <AmountText amount={order.price.shipping_fee} view={order} />}</dd>
+          </div>
+          {order.price.discount.amount_minor > 0 ? (
+            <div className="summary-list__discount">
+              <dt>{t('confirm.discount')}</dt>
+              <dd>
+                <span aria-hidden="true">−</span>
+                <AmountText amount={order.price.discount} view={order} />
+              </dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>{t('order.detail.contact')}</dt>
+            <dd>
+              {order.contact.name} · {order.country}
+            </dd>
+          </div>
+        </dl>
+        {payable ? (
+          <>
+            <Form method="post" reloadDocument={false}>
+              <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
+                <LockSmallIcon size={18} />
+                {busy ? t('pay.redirecting') : t('pay.button', { amount })}
+              </button>
+            </Form>
+            <p className="secure-note">
+              <LockSmallIcon size={14} />
+              {t('pay.note')}
+            </p>
+            {order.payment_deadline ? (
+              <p className="secure-note">
+                <ClockIcon size={14} />
+                {t('order.detail.payBy', { time: new Date(order.payment_deadline).toLocaleString(locale === 'zh-cn' ? 'zh-CN' : 'en') })}
+              </p>
+            ) : null}
+          </>
+        ) : (
+          <p className="notice notice--warning" role="status">
+            {t('pay.notPayable')} {order.status_text}
+          </p>
+        )}
+        <Link to={detail} className="checkout-summary__back">
+          {t('pay.viewOrder')}
+        </Link>
+      </section>
+    </div>
+  );
+}

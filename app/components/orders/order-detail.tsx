@@ -1,0 +1,216 @@
+import { Link } from 'react-router';
+import type { OrderDetail } from '../../../server/domains/orders/orders.service';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { imageAt } from '../catalog/image';
+import { AmountText } from '../checkout/confirm-page';
+import { ClockIcon, PackageIcon } from '../checkout/icons';
+import { OrderActions } from './order-actions';
+import { formatDate } from './order-list';
+
+export interface TrackingEvent {
+  at: string;
+  description: string;
+  kind: string;
+}
+
+/** /{locale}/my/order/{id}: status and actions, address, items, price details, dates, notes, shipment with tracking, history. */
+export function OrderDetailPage({ order, events }: { order: OrderDetail; events: TrackingEvent[] }) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <div className="container checkout-page">
+      <Link to={localePath(locale, '/my/order')} className="order-back">
+        ← {t('orders.back')}
+      </Link>
+      <header className="order-hero">
+        <div>
+          <h1 className="checkout-title">{t('order.detail.title')}</h1>
+          <p className="checkout-head__intro">
+            {t('order.detail.orderNo')} <span data-testid="detail-order-no">{order.order_no}</span>
+          </p>
+        </div>
+        <span className={`order-status order-status--${order.status} order-status--large`} data-testid="detail-status">
+          {order.status_text}
+        </span>
+      </header>
+      {order.payment_deadline ? (
+        <p className="notice notice--warning">
+          <ClockIcon size={18} />
+          {t('order.detail.payBy', { time: formatDate(order.payment_deadline, locale) })}
+        </p>
+      ) : null}
+      <OrderActions order={order} />
+
+      <div className="checkout-layout order-detail">
+        <div className="checkout-main">
+          <section className="checkout-card" aria-labelledby="detail-address">
+            <h2 className="checkout-card__title" id="detail-address">
+              {t('confirm.address')}
+            </h2>
+            <dl className="detail-list">
+              <div>
+                <dt>{t('order.detail.contact')}</dt>
+                <dd>
+                  {order.contact.name} <span className="address-summary__phone">{order.contact.phone}</span>
+                </dd>
+              </div>
+              <div>
+                <dt>{t('order.detail.country')}</dt>
+                <dd>{order.country}</dd>
+              </div>
+              <div>
+                <dt>{t('order.detail.address')}</dt>
+                <dd>{[order.region, order.address, order.postal_code].filter(Boolean).join(locale === 'zh-cn' ? ' ' : ', ')}</dd>
+              </div>
+            </dl>
+          </section>
+
+          <section className="checkout-card" aria-labelledby="detail-shipment" data-testid="detail-shipment">
+            <h2 className="checkout-card__title" id="detail-shipment">
+              {t('order.detail.shipment')}
+            </h2>
+            {order.shipment ? (
+              <>
+                <dl className="detail-list">
+                  <div>
+                    <dt>{t('order.detail.carrier')}</dt>
+                    <dd>{order.shipment.carrier_name}</dd>
+                  </div>
+                  <div>
+                    <dt>{t('order.detail.tracking')}</dt>
+                    <dd>
+                      {order.shipment.tracking_url ? (
+                        <a href={order.shipment.tracking_url} target="_blank" rel="noreferrer noopener">
+                          {order.shipment.tracking_no}
+                        </a>
+                      ) : (
+                        order.shipment.tracking_no
+                      )}
+                    </dd>
+                  </div>
+                </dl>
+                {events.length ? (
+                  <ol className="timeline" data-testid="tracking-events">
+                    {events.map((event, index) => (
+                      <li key={`${event.at}-${index}`} className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}>
+                        <span className="timeline__text">{event.description}</span>
+                        <time className="timeline__time" dateTime={event.at}>
+                          {formatDate(event.at, locale)}
+                        </time>
+                      </li>
+                    ))}
+                  </ol>
+                ) : (
+                  <p className="checkout-summary__note">{t('order.detail.noTracking')}</p>
+                )}
+              </>
+            ) : (
+              <p className="order-waiting">
+                <PackageIcon size={20} />
+                {t('order.detail.notShipped')}
+              </p>
+            )}
+          </section>
+
+          <section className="checkout-card" aria-labelledby="detail-items">
+            <h2 className="checkout-card__title" id="detail-items">
+              {t('order.detail.items')}
+            </h2>
+            <ul className="line-list">
+              {order.items.map((item) => (
+                <li className="line" key={item.sku_id}>
+                  <span className="line__image">
+                    {item.image ? <img src={imageAt(item.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
+                  </span>
+                  <div className="line__body">
+                    <Link className="line__name" to={localePath(locale, `/product/${item.product_id}`)}>
+                      {item.name}
+                    </Link>
+                    {item.properties ? <p className="line__props">{item.properties}</p> : null}
+                    <p className="line__unit">
+                      <AmountText amount={item.unit_price} view={order} />
+                    </p>
+                  </div>
+                  <div className="line__controls">
+                    <span className="line__qty">{t('confirm.qty', { count: item.quantity })}</span>
+                    <p className="line__total">
+                      <AmountText amount={item.line_total} view={order} strong />
+                    </p>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          </section>
+        </div>
+
+        <aside className="checkout-main">
+          <section className="checkout-card" aria-labelledby="detail-price">
+            <h2 className="checkout-card__title" id="detail-price">
+              {t('order.detail.priceDetails')}
+            </h2>
+            <dl className="summary-list">
+              <div>
+                <dt>{t('confirm.productPrice')}</dt>
+                <dd>
+                  <AmountText amount={order.price.product_price} view={order} />
+                </dd>
+              </div>
+              <div>
+                <dt>{t('confirm.shippingFee')}</dt>
+                <dd>{order.price.shipping_fee.amount_minor === 0 ? t('confirm.free') : <AmountText amount={order.price.shipping_fee} view={order} />}</dd>
+              </div>
+              {order.price.discount.amount_minor > 0 ? (
+                <div className="summary-list__discount">
+                  <dt>{t('confirm.discount')}</dt>
+                  <dd>
+                    <span aria-hidden="true">−</span>
+                    <AmountText amount={order.price.discount} view={order} />
+                  </dd>
+                </div>
+              ) : null}
+              <div className="summary-list__total">
+                <dt>{t('confirm.totalPaid')}</dt>
+                <dd>
+                  <AmountText amount={order.price.total} view={order} strong />
+                </dd>
+              </div>
+            </dl>
+          </section>
+          <section className="checkout-card" aria-labelledby="detail-info">
+            <h2 className="checkout-card__title" id="detail-info">
+              {t('confirm.orderInfo')}
+            </h2>
+            <dl className="detail-list detail-list--stacked">
+              <div>
+                <dt>{t('order.detail.orderDate')}</dt>
+                <dd>{formatDate(order.created_at, locale)}</dd>
+              </div>
+              <div>
+                <dt>{t('order.detail.notes')}</dt>
+                <dd data-testid="detail-notes">{order.notes || t('order.detail.noNotes')}</dd>
+              </div>
+            </dl>
+          </section>
+          <section className="checkout-card" aria-labelledby="detail-history">
+            <h2 className="checkout-card__title" id="detail-history">
+              {t('order.detail.history')}
+            </h2>
+            <ol className="timeline" data-testid="status-history">
+              {[...order.history].reverse().map((entry, index) => (
+                <li key={`${entry.at}-${index}`} className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}>
+                  <span className="timeline__text">
+                    {entry.status_text}
+                    {entry.note && entry.note !== entry.status_text ? <span className="timeline__note"> · {entry.note}</span> : null}
+                  </span>
+                  <time className="timeline__time" dateTime={entry.at}>
+                    {formatDate(entry.at, locale)}
+                  </time>
+                </li>
+              ))}
+            </ol>
+          </section>
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,163 @@
+import { Link } from 'react-router';
+import type { OrderSummary } from '../../../server/domains/orders/orders.service';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { badgeText } from '../cart/cart-count';
+import { imageAt } from '../catalog/image';
+import { AmountText } from '../checkout/confirm-page';
+import { PackageIcon } from '../checkout/icons';
+import { OrderActions } from './order-actions';
+
+export const ORDER_TABS = ['all', '1', '10', '20', 'after_sales'] as const;
+export type OrderTab = (typeof ORDER_TABS)[number];
+
+export interface OrderCounts {
+  all: number;
+  pending_payment: number;
+  pending_shipment: number;
+  pending_receipt: number;
+  after_sales: number;
+}
+
+const COUNT_OF: Record<OrderTab, keyof OrderCounts> = {
+  all: 'all',
+  '1': 'pending_payment',
+  '10': 'pending_shipment',
+  '20': 'pending_receipt',
+  after_sales: 'after_sales',
+};
+
+export function formatDate(iso: string, locale: string, withTime = true): string {
+  return new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
+    dateStyle: 'medium',
+    ...(withTime ? { timeStyle: 'short' } : {}),
+    timeZone: 'UTC',
+  }).format(new Date(iso));
+}
+
+/** /{locale}/my/order: tabs with badge counts, the orders of the tab, paging. */
+export function OrderList({
+  tab,
+  counts,
+  page,
+}: {
+  tab: OrderTab;
+  counts: OrderCounts;
+  page: { records: OrderSummary[]; total: number; page: number; page_size: number };
+}) {
+  const t = useT();
+  const locale = useLocale();
+  const base = localePath(locale, '/my/order');
+  const pages = Math.max(1, Math.ceil(page.total / page.page_size));
+  const hrefFor = (nextTab: OrderTab, nextPage = 1) => {
+    const query = new URLSearchParams();
+    if (nextTab !== 'all') query.set('status', nextTab);
+    if (nextPage > 1) query.set('page', String(nextPage));
+    return query.size ? `${base}?${query}` : base;
+  };
+
+  return (
+    <div className="container checkout-page">
+      <header className="checkout-head">
+        <h1 className="checkout-title">{t('orders.title')}</h1>
+      </header>
+      <nav className="order-tabs" aria-label={t('orders.tabs')}>
+        {ORDER_TABS.map((item) => {
+          const count = counts[COUNT_OF[item]];
+          return (
+            <Link
+              key={item}
+              to={hrefFor(item)}
+              className="order-tabs__tab"
+              aria-current={item === tab ? 'page' : undefined}
+              data-testid={`order-tab-${item}`}
+              preventScrollReset
+            >
+              {t(`orders.tab.${item}`)}
+              {count > 0 && item !== 'all' ? (
+                <span className="order-tabs__badge" data-testid={`order-tab-count-${item}`}>
+                  {badgeText(count)}
+                </span>
+              ) : null}
+            </Link>
+          );
+        })}
+      </nav>
+      {page.records.length === 0 ? (
+        <div className="empty-state" data-testid="orders-empty">
+          <span className="empty-state__icon">
+            <PackageIcon size={36} />
+          </span>
+          <p className="empty-state__title">{t('orders.empty')}</p>
+          <Link className="button button--primary" to={localePath(locale, '/')}>
+            {t('cart.continue')}
+          </Link>
+        </div>
+      ) : (
+        <ul className="order-list">
+          {page.records.map((order) => (
+            <OrderCard key={order.id} order={order} />
+          ))}
+        </ul>
+      )}
+      {pages > 1 ? (
+        <nav className="order-paging" aria-label={t('orders.pagination')}>
+          {page.page > 1 ? (
+            <Link className="button button--secondary button--small" to={hrefFor(tab, page.page - 1)}>
+              {t('orders.prev')}
+            </Link>
+          ) : (
+            <span />
+          )}
+          <span className="order-paging__info">{t('orders.page', { page: page.page, pages })}</span>
+          {page.page < pages ? (
+            <Link className="button button--secondary button--small" to={hrefFor(tab, page.page + 1)}>
+              {t('orders.next')}
+            </Link>
+          ) : (
+            <span />
+          )}
+        </nav>
+      ) : null}
+    </div>
+  );
+}
+
+function OrderCard({ order }: { order: OrderSummary }) {
+  const t = useT();
+  const locale = useLocale();
+  const detail = localePath(locale, `/my/order/${order.id}`);
+  const shown = order.items.slice(0, 4);
+  return (
+    <li className="order-card" data-testid="order-card" data-order-no={order.order_no}>
+      <div className="order-card__head">
+        <span className="order-card__no">{t('orders.orderNo', { orderNo: order.order_no })}</span>
+        <span className="order-card__date">{formatDate(order.created_at, locale)}</span>
+        <span className={`order-status order-status--${order.status}`}>{order.status_text}</span>
+      </div>
+      <Link to={detail} className="order-card__body">
+        <span className="order-card__images">
+          {shown.map((item) => (
+            <span className="order-card__image" key={item.sku_id}>
+              {item.image ? <img src={imageAt(item.image, 160)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : null}
+            </span>
+          ))}
+        </span>
+        <span className="order-card__names">
+          <span className="order-card__name">{order.items[0]?.name}</span>
+          {order.items[0]?.properties ? <span className="order-card__props">{order.items[0].properties}</span> : null}
+          <span className="order-card__count">{t('orders.itemsCount', { count: order.item_count })}</span>
+        </span>
+        <span className="order-card__total">
+          <span className="order-card__total-label">{t('orders.total')}</span>
+          <AmountText amount={order.total} view={order} strong />
+        </span>
+      </Link>
+      <div className="order-card__foot">
+        <Link to={detail} className="link-button">
+          {t('orders.details')}
+        </Link>
+        <OrderActions order={order} size="small" />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,43 @@
+import { translate } from '../../i18n';
+import { orderIdOf, ownOrderDetail } from '~/components/checkout/orders.server';
+import { runAction } from '~/components/checkout/action-result.server';
+import { routeLocale } from '~/components/checkout/route-locale';
+import { OrderDetailPage } from '~/components/orders/order-detail';
+import { pageMeta } from '~/lib/seo';
+import { requireSessionUser } from '~/lib/session';
+import type { Route } from './+types/order-detail';
+
+/** /{locale}/my/order/{id}, under the guard layout: the order and, once shipped, its tracking events. */
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const user = requireSessionUser(context);
+  const locale = routeLocale(params);
+  const order = await ownOrderDetail(context, user.id, orderIdOf(params.id), locale);
+  const events = order.shipment
+    ? (await context.services.orders.getOrderExpress(context.ctx, { userId: user.id, id: order.id, locale }).catch(() => null))?.events ?? []
+    : [];
+  return { order, events };
+}
+
+/** intent=cancel (status 1) or intent=confirm (status 20), through services.orders. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const user = requireSessionUser(context);
+  const locale = routeLocale(params);
+  const id = orderIdOf(params.id);
+  const intent = (await request.formData()).get('intent');
+  const { orders } = context.services;
+  if (intent !== 'cancel' && intent !== 'confirm') return { ok: false, error: translate(locale, 'error.badRequest') };
+  const result = await runAction(locale, async () => {
+    if (intent === 'cancel') await orders.cancelOrderByBuyer(context.ctx, { userId: user.id, id });
+    else await orders.confirmReceipt(context.ctx, { userId: user.id, id });
+  });
+  return result.ok ? { ok: true, done: intent } : { ok: false, error: result.error };
+}
+
+export const meta: Route.MetaFunction = ({ matches, params }) => [
+  ...pageMeta(matches, { title: translate(routeLocale(params), 'order.detail.title') }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function OrderDetailRoute({ loaderData }: Route.ComponentProps) {
+  return <OrderDetailPage order={loaderData.order} events={loaderData.events} />;
+}

@@ -1,0 +1,28 @@
+import { translate } from '../../i18n';
+import { orderIdOf, ownOrderDetail, payAction } from '~/components/checkout/orders.server';
+import { PayPage } from '~/components/checkout/pay-page';
+import { routeLocale } from '~/components/checkout/route-locale';
+import { pageMeta } from '~/lib/seo';
+import { requireSessionUser } from '~/lib/session';
+import type { Route } from './+types/pay';
+
+/** /{locale}/order/pay?order_id=, under the guard layout. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const user = requireSessionUser(context);
+  const id = orderIdOf(new URL(request.url).searchParams.get('order_id'));
+  return { order: await ownOrderDetail(context, user.id, id, routeLocale(params)) };
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  requireSessionUser(context);
+  return payAction(context, request, orderIdOf(new URL(request.url).searchParams.get('order_id')), routeLocale(params));
+}
+
+export const meta: Route.MetaFunction = ({ matches, params }) => [
+  ...pageMeta(matches, { title: translate(routeLocale(params), 'pay.title') }),
+  { name: 'robots', content: 'noindex' },
+];
+
+export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
+  return <PayPage order={loaderData.order} error={actionData?.error} />;
+}
