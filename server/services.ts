@@ -1,6 +1,7 @@
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
+import * as customers from './domains/customers/customers.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
@@ -13,6 +14,7 @@ export const services = {
   catalogGroups,
   catalogProducts,
   content,
+  customers,
   sessions,
   siteSettings,
 };
