@@ -19,7 +19,8 @@ import { healthRoutes } from './http/routes/health.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
-import { userRoutes } from './http/routes/user.routes';
+import { uploadedImageRoutes, uploadRoutes } from './http/routes/upload.routes';
+import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
 import { NotFoundError } from './shared/errors';
@@ -85,6 +86,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
 
   await app.register(healthRoutes, { appContext });
   await app.register(seoRoutes, { appContext });
+  await app.register(googleCallbackRoutes);
 
   await app.register(
     async (api) => {
@@ -93,6 +95,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(areaRoutes);
       await api.register(userRoutes);
       await api.register(captchaRoutes);
+      await api.register(uploadRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
@@ -105,6 +108,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
 
   await app.register(imageRoutes, { dataDir: env.dataDir });
+  await app.register(uploadedImageRoutes, { dataDir: env.dataDir });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {

@@ -1,7 +1,7 @@
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
-import * as accounts from './domains/customers/accounts.service';
+import * as customers from './domains/customers/customers.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
@@ -11,10 +11,10 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  * copy of every service (and of its caches).
  */
 export const services = {
-  accounts,
   catalogGroups,
   catalogProducts,
   content,
+  customers,
   sessions,
   siteSettings,
 };
