@@ -1,3 +1,4 @@
+import { OAuth2Server } from 'oauth2-mock-server';
 import { SMTPServer } from 'smtp-server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -382,5 +383,59 @@ describe('route guard', () => {
     expect(member?.status()).toBe(404);
     expect(await page.locator('dialog[open]').count()).toBe(0);
     forgiveHttpErrors(401, 404);
+  });
+});
+
+describe('Google sign-in', () => {
+  let googleServer: TestServer;
+  let issuer: OAuth2Server;
+  const googleEmail = newEmail('google');
+
+  beforeAll(async () => {
+    issuer = new OAuth2Server();
+    await issuer.issuer.keys.generate('RS256');
+    await issuer.start(0, '127.0.0.1');
+    issuer.service.on('beforeTokenSigning', (token) => {
+      Object.assign(token.payload, { sub: 'google-subject-1', email: googleEmail, email_verified: true, name: 'Gina Google' });
+    });
+    googleServer = await startTestServer({
+      GOOGLE_CLIENT_ID: 'shop-web-client',
+      GOOGLE_CLIENT_SECRET: 'shop-web-secret',
+      OIDC_ISSUER_OVERRIDE: issuer.issuer.url!,
+      RATE_LIMITS: GENEROUS_LIMITS,
+    });
+  });
+  afterAll(async () => {
+    await googleServer?.close();
+    await issuer?.stop();
+  });
+
+  it('is offered only when the shop has a Google client id', async () => {
+    const page = await open();
+    await page.goto(`${server.url}/en/`);
+    await openLoginModal(page);
+    expect(await accountDialog(page).getByRole('button', { name: 'Continue with Google' }).count()).toBe(0);
+    await page.goto(`${googleServer.url}/en/`);
+    await openLoginModal(page);
+    await accountDialog(page).getByText('Other login methods').waitFor();
+    expect(await accountDialog(page).getByRole('button', { name: 'Continue with Google' }).count()).toBe(1);
+  });
+
+  it('goes through the issuer and comes back logged in to the page it started from', async () => {
+    const page = await open();
+    await page.goto(`${googleServer.url}/en/faq`);
+    await openLoginModal(page);
+    await accountDialog(page).getByRole('button', { name: 'Continue with Google' }).click();
+    await page.waitForURL(`${googleServer.url}/en/faq`);
+    await expect.poll(() => page.locator('header .account-button--user').count()).toBe(1);
+    await page.goto(`${googleServer.url}/en/my/account`);
+    expect(await page.locator('.account-facts').innerText()).toContain(googleEmail.toLowerCase());
+  });
+
+  it('shows a message when the sign-in failed and tidies the address', async () => {
+    const page = await open();
+    await page.goto(`${googleServer.url}/en/?login_error=google`);
+    await toast(page, 'Google sign-in did not complete').waitFor();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
   });
 });
