@@ -379,7 +379,7 @@ describe('route guard', () => {
     expect(anonymous?.status()).toBe(401);
     await page.locator('dialog.modal--guard[open] h2', { hasText: '登录以浏览更多内容' }).waitFor();
     await context.addCookies([{ name: 'access_token', value: user.token, url: server.url }]);
-    const member = await page.goto(`${server.url}/zh-cn/my/order`);
+    const member = await page.goto(`${server.url}/zh-cn/my/no-such-page`);
     expect(member?.status()).toBe(404);
     expect(await page.locator('dialog[open]').count()).toBe(0);
     forgiveHttpErrors(401, 404);
