@@ -125,7 +125,10 @@ function codeFromMail(to: string): string | undefined {
 async function errorOf(field: Locator) {
   const id = await field.getAttribute('aria-describedby');
   if (!id) return '';
-  return field.page().locator(`[id="${id.split(' ')[0]}"]`).innerText();
+  return field
+    .page()
+    .locator(`[id="${id.split(' ')[0]}"]`)
+    .innerText();
 }
 
 describe('accounts journey', () => {
@@ -182,7 +185,9 @@ describe('accounts journey', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => accountDialog(page).count()).toBe(0);
     await openLoginModal(page);
-    await accountDialog(page).getByRole('button', { name: /Resend in \d+s/ }).waitFor();
+    await accountDialog(page)
+      .getByRole('button', { name: /Resend in \d+s/ })
+      .waitFor();
     await expect.poll(() => codeFromMail(email)).toMatch(/^\d{6}$/);
     await accountDialog(page).getByLabel('Email', { exact: true }).filter({ visible: true }).fill(email);
     await accountDialog(page).getByLabel('Verification code').fill(codeFromMail(email)!);
@@ -282,7 +287,8 @@ describe('login modal', () => {
     await button.focus();
     await page.keyboard.press('Enter');
     await accountDialog(page).waitFor();
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
     await expect.poll(focused).toBe('email');
     expect(await accountDialog(page).getAttribute('aria-labelledby')).toBeTruthy();
     expect(await accountDialog(page).getAttribute('aria-modal')).toBe('true');

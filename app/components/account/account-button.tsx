@@ -21,7 +21,11 @@ export function AccountButton() {
 
   if (user) {
     return (
-      <Link to={href} className="account-button account-button--user" aria-label={t('account.button.account', { name: user.username })}>
+      <Link
+        to={href}
+        className="account-button account-button--user"
+        aria-label={t('account.button.account', { name: user.username })}
+      >
         <Avatar name={user.username} src={user.avatar} size={32} />
         <span className="account-button__name" aria-hidden="true">
           {user.username}

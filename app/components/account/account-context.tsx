@@ -120,7 +120,10 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
   }, []);
 
   const closeLogin = useCallback(() => setModal((current) => (current.guard ? current : { ...current, open: false })), []);
-  const releaseGuard = useCallback(() => setModal((current) => ({ ...current, open: current.open && !current.guard, guard: false })), []);
+  const releaseGuard = useCallback(
+    () => setModal((current) => ({ ...current, open: current.open && !current.guard, guard: false })),
+    [],
+  );
   const setPane = useCallback((pane: Pane) => setModal((current) => ({ ...current, pane })), []);
 
   useEffect(
@@ -236,7 +239,21 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
       logout,
       reportError,
     }),
-    [user, googleLogin, modal, openLogin, closeLogin, releaseGuard, setPane, askCaptcha, codeResendAt, startCodeCountdown, completeLogin, logout, reportError],
+    [
+      user,
+      googleLogin,
+      modal,
+      openLogin,
+      closeLogin,
+      releaseGuard,
+      setPane,
+      askCaptcha,
+      codeResendAt,
+      startCodeCountdown,
+      completeLogin,
+      logout,
+      reportError,
+    ],
   );
 
   return (
