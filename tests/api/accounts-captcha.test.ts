@@ -113,3 +113,23 @@ describe('logs', () => {
     expect(output).not.toMatch(/TOKEN-|SIGN-|COOKIE-|CSRF-1|PASS-|CODE-1|DOTS-1|IDT-1/);
   });
 });
+
+describe('client IP for the limits', () => {
+  const captchaFrom = (target: TestServer, ip: string) => target.request('/v1/captcha', { headers: { 'x-forwarded-for': ip } });
+
+  it('comes from X-Forwarded-For only with TRUST_PROXY=true', async () => {
+    const proxied = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMITS: 'captcha.ip=1/60' });
+    const direct = await startTestServer({ RATE_LIMITS: 'captcha.ip=1/60' });
+    try {
+      expect((await captchaFrom(proxied, '203.0.113.1')).status).toBe(200);
+      expect((await captchaFrom(proxied, '203.0.113.1')).status).toBe(429);
+      expect((await captchaFrom(proxied, '203.0.113.2')).status).toBe(200);
+      // Without a trusted proxy the header is the client's own claim: ignored.
+      expect((await captchaFrom(direct, '203.0.113.1')).status).toBe(200);
+      expect((await captchaFrom(direct, '203.0.113.2')).status).toBe(429);
+    } finally {
+      await proxied.close();
+      await direct.close();
+    }
+  });
+});
