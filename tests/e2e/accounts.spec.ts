@@ -352,6 +352,41 @@ describe('login modal', () => {
   });
 });
 
+describe('my account', () => {
+  it('uploads a profile picture, shows it in the header, and changes the password', async () => {
+    const user = await registerByApi();
+    const page = await open();
+    await context.addCookies([{ name: 'access_token', value: user.token, url: server.url }]);
+    await page.goto(`${server.url}/en/my/account`);
+    await page.locator('h1', { hasText: `Hello, ${user.username}` }).waitFor();
+
+    // Only images are taken (SPEC section 5).
+    const input = page.locator('.image-upload input[type="file"]');
+    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+    await toast(page, 'Only image files can be uploaded.').waitFor();
+
+    await input.setInputFiles('public/brand/icon.png');
+    await toast(page, 'Saved').waitFor();
+    await expect.poll(() => page.locator('header .account-button--user img').getAttribute('src')).toMatch(/^\/uploads\//);
+    await expect.poll(() => page.locator('.image-upload__tile img').getAttribute('src')).toMatch(/^\/uploads\//);
+
+    const card = page.locator('section', { has: page.getByRole('heading', { name: 'Change password' }) });
+    await card.getByLabel('Current password').fill(user.password);
+    await card.getByLabel('New password').fill('short');
+    await card.getByRole('button', { name: 'Change password' }).click();
+    await expect.poll(() => errorOf(card.getByLabel('New password'))).toBe('The password must be at least 8 characters');
+    await card.getByLabel('New password').fill('an even longer password');
+    await card.getByRole('button', { name: 'Change password' }).click();
+    await toast(page, 'Password changed').waitFor();
+    const login = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
+    const answer = await server.request('/v1/user/login', {
+      method: 'POST',
+      body: { email: user.email, password: 'an even longer password', dots: CAPTCHA, key: login.body.data.id },
+    });
+    expect(answer.body.code).toBe(200);
+  });
+});
+
 describe('route guard', () => {
   it('keeps the login modal open over a login-only page and reloads it after login', async () => {
     const user = await registerByApi();

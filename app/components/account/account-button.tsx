@@ -60,7 +60,7 @@ export function Avatar({ name, src, size }: { name: string; src: string | null |
   );
 }
 
-/** Own uploads get a small webp variant (server/domains/media/image-variants.ts); other URLs are used as they are. */
+/** Own images and uploads get a small webp variant (server/domains/media/image-variants.ts); other URLs are used as they are. */
 export function avatarUrl(src: string, size: number): string {
-  return src.startsWith('/images/') ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80` : src;
+  return src.startsWith('/images/') || src.startsWith('/uploads/') ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80` : src;
 }
