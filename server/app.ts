@@ -25,7 +25,8 @@ import { orderRoutes } from './http/routes/order.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
-import { userRoutes } from './http/routes/user.routes';
+import { uploadedImageRoutes, uploadRoutes } from './http/routes/upload.routes';
+import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
 import { registerPaymentsJobs } from './jobs/payments-jobs';
@@ -92,6 +93,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
 
   await app.register(healthRoutes, { appContext });
   await app.register(seoRoutes, { appContext });
+  await app.register(googleCallbackRoutes);
 
   await app.register(
     async (api) => {
@@ -104,6 +106,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(addressRoutes);
       await api.register(cartRoutes);
       await api.register(orderRoutes);
+      await api.register(uploadRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
@@ -119,6 +122,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   await app.register(imageRoutes, { dataDir: env.dataDir });
   if (env.PAYMENT_PROVIDER === 'sandbox') await app.register(sandboxGatewayRoutes, { env });
   registerPaymentsJobs(app, appContext);
+  await app.register(uploadedImageRoutes, { dataDir: env.dataDir });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {

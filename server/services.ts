@@ -6,7 +6,7 @@ import * as placement from './domains/checkout/place-order.service';
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
 import * as content from './domains/content/content.service';
-import * as accounts from './domains/customers/accounts.service';
+import * as customers from './domains/customers/customers.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as orders from './domains/orders/orders.service';
 import * as payments from './domains/payments/payments.service';
@@ -18,7 +18,6 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  * copy of every service (and of its caches).
  */
 export const services = {
-  accounts,
   addresses,
   areas,
   cart,
@@ -29,6 +28,7 @@ export const services = {
   orders,
   payments,
   placement,
+  customers,
   sessions,
   siteSettings,
 };

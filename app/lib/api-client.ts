@@ -114,7 +114,12 @@ export async function api<T>(path: string, options: ApiOptions): Promise<T> {
   const envelope = await readEnvelope(response);
   if (envelope.code === 200) return envelope.data as T;
   const code = typeof envelope.code === 'number' ? envelope.code : response.status;
-  const error = new ApiError(code, typeof envelope.msg === 'string' ? envelope.msg : response.statusText, response.status, envelope.data);
+  const error = new ApiError(
+    code,
+    typeof envelope.msg === 'string' ? envelope.msg : response.statusText,
+    response.status,
+    envelope.data,
+  );
   if (error.sessionLost) for (const listener of sessionListeners) listener(error);
   throw error;
 }

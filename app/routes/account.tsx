@@ -6,11 +6,11 @@ import type { Route } from './+types/account';
 
 /** /{locale}/my/account, under the guard layout: the logged-in user's profile. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { accounts } = context.services;
-  const row = await accounts.findUserById(context.ctx, requireSessionUser(context).id);
+  const { customers } = context.services;
+  const row = await customers.findUserById(context.ctx, requireSessionUser(context).id);
   if (!row) throw loginRequired();
   // userView masks the mobile number (SPEC section 9) before it reaches the page.
-  const { email, username, avatar, sex, mobile, has_password } = accounts.userView(row);
+  const { email, username, avatar, sex, mobile, has_password } = customers.userView(row);
   return { profile: { email, username, avatar: avatar || null, sex, mobile: mobile || null, hasPassword: has_password } };
 }
 

@@ -9,17 +9,23 @@ export const REDACTED_PATHS = [
   'req.headers.sign',
   'req.headers["x-csrf-token"]',
   'res.headers["set-cookie"]',
+  'res.headers["refresh-token"]',
+  'res.headers["refresh-sign"]',
   '*.password',
+  '*.old_password',
+  '*.new_password',
   '*.access_token',
   '*.access_sign',
   '*.token',
+  '*.sign',
+  '*.id_token',
+  '*.refresh_token',
   '*.code',
+  '*.dots',
+  '*.cookie',
 ];
 
-export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>): Logger {
-  return pino({
-    level: env.LOG_LEVEL,
-    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-    base: { service: 'shop' },
-  });
+export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: pino.DestinationStream): Logger {
+  const options = { level: env.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'shop' } };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -21,7 +21,11 @@ export function AccountButton() {
 
   if (user) {
     return (
-      <Link to={href} className="account-button account-button--user" aria-label={t('account.button.account', { name: user.username })}>
+      <Link
+        to={href}
+        className="account-button account-button--user"
+        aria-label={t('account.button.account', { name: user.username })}
+      >
         <Avatar name={user.username} src={user.avatar} size={32} />
         <span className="account-button__name" aria-hidden="true">
           {user.username}
@@ -56,7 +60,7 @@ export function Avatar({ name, src, size }: { name: string; src: string | null |
   );
 }
 
-/** Own uploads get a small webp variant (server/domains/media/image-variants.ts); other URLs are used as they are. */
+/** Own images and uploads get a small webp variant (server/domains/media/image-variants.ts); other URLs are used as they are. */
 export function avatarUrl(src: string, size: number): string {
-  return src.startsWith('/images/') ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80` : src;
+  return src.startsWith('/images/') || src.startsWith('/uploads/') ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80` : src;
 }

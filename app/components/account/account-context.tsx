@@ -1,5 +1,5 @@
 import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
-import { useLocation, useNavigate, useRevalidator } from 'react-router';
+import { useLocation, useRevalidator } from 'react-router';
 import { accountApi, type CaptchaAnswer } from '~/lib/account-api';
 import { ApiError, NetworkError, onSessionLost } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
@@ -83,7 +83,6 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
   const t = useT();
   const toast = useToast();
   const revalidator = useRevalidator();
-  const navigate = useNavigate();
   const location = useLocation();
   const [modal, setModal] = useState<LoginModalState>({ open: false, pane: 'login', guard: false });
   const [modalLoaded, setModalLoaded] = useState(false);
@@ -121,7 +120,10 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
   }, []);
 
   const closeLogin = useCallback(() => setModal((current) => (current.guard ? current : { ...current, open: false })), []);
-  const releaseGuard = useCallback(() => setModal((current) => ({ ...current, open: current.open && !current.guard, guard: false })), []);
+  const releaseGuard = useCallback(
+    () => setModal((current) => ({ ...current, open: current.open && !current.guard, guard: false })),
+    [],
+  );
   const setPane = useCallback((pane: Pane) => setModal((current) => ({ ...current, pane })), []);
 
   useEffect(
@@ -135,15 +137,14 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
     [openLogin, toast],
   );
 
-  // Google's return path carries ?login_error=google when the sign-in failed.
+  // Google's return path carries ?login_error=google when the sign-in failed: say so once, and tidy the address.
   useEffect(() => {
-    const params = new URLSearchParams(location.search);
-    if (!params.has('login_error')) return;
+    const url = new URL(window.location.href);
+    if (!url.searchParams.has('login_error')) return;
     toast.show(t('account.toast.googleFailed'), 'error');
-    params.delete('login_error');
-    const search = params.toString();
-    navigate({ pathname: location.pathname, search: search ? `?${search}` : '', hash: location.hash }, { replace: true });
-  }, [location, navigate, t, toast]);
+    url.searchParams.delete('login_error');
+    window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
+  }, [location.key, t, toast]);
 
   const askCaptcha = useCallback(
     (submit: CaptchaSubmit) =>
@@ -238,7 +239,21 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
       logout,
       reportError,
     }),
-    [user, googleLogin, modal, openLogin, closeLogin, releaseGuard, setPane, askCaptcha, codeResendAt, startCodeCountdown, completeLogin, logout, reportError],
+    [
+      user,
+      googleLogin,
+      modal,
+      openLogin,
+      closeLogin,
+      releaseGuard,
+      setPane,
+      askCaptcha,
+      codeResendAt,
+      startCodeCountdown,
+      completeLogin,
+      logout,
+      reportError,
+    ],
   );
 
   return (

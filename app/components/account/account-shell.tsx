@@ -16,5 +16,5 @@ export function AccountShell({ children }: { children: React.ReactNode }) {
  * (only when the server has a Google client id). Nothing per visitor.
  */
 export function accountRootData(context: StorefrontLoadContext) {
-  return { google: Boolean(context.ctx.env.GOOGLE_CLIENT_ID) };
+  return { google: context.services.customers.googlePublicConfig(context.ctx.env).enabled };
 }

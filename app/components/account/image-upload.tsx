@@ -131,7 +131,11 @@ export function ImageUpload({
       )}
       <div className="image-upload__side">
         {shown && !disabled ? (
-          <label htmlFor={inputId} className="button button--secondary button--small" aria-disabled={status === 'uploading' || undefined}>
+          <label
+            htmlFor={inputId}
+            className="button button--secondary button--small"
+            aria-disabled={status === 'uploading' || undefined}
+          >
             {t('account.avatar.replace')}
           </label>
         ) : !disabled ? (
@@ -201,7 +205,13 @@ export function ConfirmDialog({
   const textId = useId();
   const [busy, setBusy] = useState(false);
   return (
-    <ModalDialog open={open} onClose={onCancel} labelledBy={titleId} describedBy={textId} className={`modal--confirm modal--${tone}`}>
+    <ModalDialog
+      open={open}
+      onClose={onCancel}
+      labelledBy={titleId}
+      describedBy={textId}
+      className={`modal--confirm modal--${tone}`}
+    >
       <div className="confirm">
         <h2 className="modal__title modal__title--small" id={titleId}>
           {title}

@@ -182,65 +182,65 @@ function LoginPane() {
       </div>
       {/* Both panels stay mounted (only one shown), so switching tabs keeps focus on the tab. */}
       <form
-          className="account-form"
-          noValidate
-          onSubmit={submitCode}
-          role="tabpanel"
-          hidden={method !== 'code'}
-          id={`${tabsId}-code`}
-          aria-labelledby={`${tabsId}-code-tab`}
-        >
-          {emailField(true)}
-          <TextField
-            label={t('account.field.code')}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            placeholder={t('account.placeholder.code')}
-            maxLength={8}
-            hint={sentTo ? t('account.codeSent', { email: sentTo }) : undefined}
-            error={messageOf(t, form.errors.code)}
-            {...form.bind('code')}
-            ref={(element: HTMLInputElement | null) => {
-              form.bind('code').ref(element);
-              codeInput.current = element;
-            }}
-            end={
-              <button
-                type="button"
-                className="form-field__action"
-                onClick={() => void sendCode()}
-                disabled={secondsLeft > 0}
-                aria-live="polite"
-              >
-                {secondsLeft > 0 ? t('account.resendIn', { seconds: secondsLeft }) : t('account.getCode')}
-              </button>
-            }
-          />
-          <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
-            {busy ? t('account.loggingIn') : t('account.login')}
-          </button>
-        </form>
-        <form
-          className="account-form"
-          noValidate
-          onSubmit={submitPassword}
-          role="tabpanel"
-          hidden={method !== 'password'}
-          id={`${tabsId}-password`}
-          aria-labelledby={`${tabsId}-password-tab`}
-        >
-          {emailField(false)}
-          <PasswordField
-            label={t('account.field.password')}
-            autoComplete="current-password"
-            placeholder={t('account.placeholder.password')}
-            error={messageOf(t, form.errors.password)}
-            {...form.bind('password')}
-          />
-          <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
-            {busy ? t('account.loggingIn') : t('account.login')}
-          </button>
-        </form>
+        className="account-form"
+        noValidate
+        onSubmit={submitCode}
+        role="tabpanel"
+        hidden={method !== 'code'}
+        id={`${tabsId}-code`}
+        aria-labelledby={`${tabsId}-code-tab`}
+      >
+        {emailField(true)}
+        <TextField
+          label={t('account.field.code')}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          placeholder={t('account.placeholder.code')}
+          maxLength={8}
+          hint={sentTo ? t('account.codeSent', { email: sentTo }) : undefined}
+          error={messageOf(t, form.errors.code)}
+          {...form.bind('code')}
+          ref={(element: HTMLInputElement | null) => {
+            form.bind('code').ref(element);
+            codeInput.current = element;
+          }}
+          end={
+            <button
+              type="button"
+              className="form-field__action"
+              onClick={() => void sendCode()}
+              disabled={secondsLeft > 0}
+              aria-live="polite"
+            >
+              {secondsLeft > 0 ? t('account.resendIn', { seconds: secondsLeft }) : t('account.getCode')}
+            </button>
+          }
+        />
+        <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
+          {busy ? t('account.loggingIn') : t('account.login')}
+        </button>
+      </form>
+      <form
+        className="account-form"
+        noValidate
+        onSubmit={submitPassword}
+        role="tabpanel"
+        hidden={method !== 'password'}
+        id={`${tabsId}-password`}
+        aria-labelledby={`${tabsId}-password-tab`}
+      >
+        {emailField(false)}
+        <PasswordField
+          label={t('account.field.password')}
+          autoComplete="current-password"
+          placeholder={t('account.placeholder.password')}
+          error={messageOf(t, form.errors.password)}
+          {...form.bind('password')}
+        />
+        <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
+          {busy ? t('account.loggingIn') : t('account.login')}
+        </button>
+      </form>
       <p className="account-pane__switch">
         <button type="button" className="link-button" onClick={() => account.setPane('register')}>
           {t('account.goRegister')}
@@ -267,7 +267,13 @@ function RegisterPane() {
     setBusy(true);
     const { username, mobile, email, password } = form.values;
     const outcome = await account.askCaptcha(async (answer) => {
-      await accountApi.register(locale, { username: username.trim(), mobile: mobile.trim(), email: email.trim(), password, ...answer });
+      await accountApi.register(locale, {
+        username: username.trim(),
+        mobile: mobile.trim(),
+        email: email.trim(),
+        password,
+        ...answer,
+      });
     });
     setBusy(false);
     settle(outcome, () => account.completeLogin('register'), fail);

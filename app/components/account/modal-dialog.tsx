@@ -48,7 +48,9 @@ export function ModalDialog({
       setOffset({ x: 0, y: 0 });
       element.showModal();
       // React's autoFocus cannot reach an input that mounted while the dialog was closed.
-      const preferred = Array.from(element.querySelectorAll<HTMLElement>('[data-autofocus]')).find((item) => item.offsetParent !== null);
+      const preferred = Array.from(element.querySelectorAll<HTMLElement>('[data-autofocus]')).find(
+        (item) => item.offsetParent !== null,
+      );
       preferred?.focus();
     } else if (!open && element.open) {
       element.close();

@@ -60,12 +60,7 @@ export function PasswordField(props: InputProps & { label: string; error?: strin
       {...props}
       type={visible ? 'text' : 'password'}
       end={
-        <button
-          type="button"
-          className="form-field__toggle"
-          aria-pressed={visible}
-          onClick={() => setVisible((value) => !value)}
-        >
+        <button type="button" className="form-field__toggle" aria-pressed={visible} onClick={() => setVisible((value) => !value)}>
           {visible ? <EyeOffIcon size={20} /> : <EyeIcon size={20} />}
           <span className="sr-only">{t('account.password.show')}</span>
         </button>

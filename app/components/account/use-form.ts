@@ -33,7 +33,9 @@ export const rules = {
   existingPassword: ((value) => (value ? undefined : 'account.validation.passwordRequired')) satisfies Rule,
   username: ((value) => (value.trim() ? undefined : 'account.validation.usernameRequired')) satisfies Rule,
   mobile: ((value) =>
-    MOBILE_PATTERN.test(value.trim()) || INTERNATIONAL_MOBILE.test(value.trim()) ? undefined : 'account.validation.mobileInvalid') satisfies Rule,
+    MOBILE_PATTERN.test(value.trim()) || INTERNATIONAL_MOBILE.test(value.trim())
+      ? undefined
+      : 'account.validation.mobileInvalid') satisfies Rule,
 };
 
 export function messageOf(t: Translate, error: FieldError | string | undefined): string | undefined {

@@ -32,19 +32,22 @@ export function maskMobile(mobile: string | null): string {
   return [...mobile].map((char, index) => (hidden.has(index) ? '*' : char)).join('');
 }
 
+/** A message key for a missing value only; other problems keep their own messages. */
+const whenMissing = (key: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? key : undefined) });
+
 /** Numbers sent by older clients are read as text. */
 const text = (schema: z.ZodString) => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), schema);
 
 export const emailField = z
-  .string({ error: 'accounts.email.required' })
+  .string(whenMissing('accounts.email.required'))
   .trim()
   .min(1, 'accounts.email.required')
   .max(320)
   .email()
   .transform((value) => value.toLowerCase());
 
-export const newPasswordField = z.string({ error: 'accounts.password.required' }).min(8).max(128);
-export const passwordField = z.string({ error: 'accounts.password.required' }).min(1, 'accounts.password.required').max(128);
+export const newPasswordField = z.string(whenMissing('accounts.password.required')).min(8).max(128);
+export const passwordField = z.string(whenMissing('accounts.password.required')).min(1, 'accounts.password.required').max(128);
 
 export const usernameField = z
   .string()
@@ -54,7 +57,7 @@ export const usernameField = z
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'accounts.username.invalid');
 
 export const mobileField = z
-  .string({ error: 'accounts.mobile.required' })
+  .string(whenMissing('accounts.mobile.required'))
   .trim()
   .min(1, 'accounts.mobile.required')
   .max(32)
@@ -76,12 +79,12 @@ export const avatarField = z
   .refine((value) => value === '' || /^\/uploads\/[\w./-]+$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value), 'accounts.avatar.invalid');
 
 export const captchaFields = {
-  dots: text(z.string({ error: 'accounts.captcha.required' }).trim().min(1, 'accounts.captcha.required').max(12)),
-  key: z.string({ error: 'accounts.captcha.required' }).min(1, 'accounts.captcha.required').max(64),
+  dots: text(z.string(whenMissing('accounts.captcha.required')).trim().min(1, 'accounts.captcha.required').max(12)),
+  key: z.string(whenMissing('accounts.captcha.required')).min(1, 'accounts.captcha.required').max(64),
 };
 
 export const codeField = text(
-  z.string({ error: 'accounts.code.required' }).trim().min(1, 'accounts.code.required').regex(/^\d{6}$/, 'accounts.code.invalid'),
+  z.string(whenMissing('accounts.code.required')).trim().min(1, 'accounts.code.required').regex(/^\d{6}$/, 'accounts.code.invalid'),
 );
 
 export const registerSchema = z.object({

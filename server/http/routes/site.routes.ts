@@ -6,6 +6,7 @@ import {
   siteConfigView,
   siteManageView,
 } from '../../domains/site-settings/site-settings.service';
+import { googlePublicConfig } from '../../domains/customers/google.service';
 import { envelopeOf, ok } from '../envelope';
 
 const siteManageSchema = z.object({
@@ -43,7 +44,8 @@ export const siteRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/siteManage',
     { config: { publicCache: true }, schema: { tags: ['site'], summary: 'Site settings: SEO, analytics, currency, countries', response: { 200: envelopeOf(siteManageSchema) } } },
-    async (request) => ok(siteManageView(await getSiteSettings(request.ctx), request.ctx.locale)),
+    // `client_id` is the Google client id the server verifies against (GOOGLE_CLIENT_ID); empty hides Google sign-in.
+    async (request) => ok({ ...siteManageView(await getSiteSettings(request.ctx), request.ctx.locale), client_id: googlePublicConfig(request.ctx.env).client_id }),
   );
   app.get(
     '/sys/conf',

@@ -20,8 +20,9 @@ import {
   updateProfileSchema,
 } from '../../domains/customers/accounts.schemas';
 import { loginWithCode, sendLoginCode } from '../../domains/customers/email-codes.service';
+import { finishGoogleSignIn, GOOGLE_PLATFORM, signInWithIdToken, startGoogleSignIn } from '../../domains/customers/google.service';
 import { revokeSession, revokeUserSessions } from '../../domains/customers/sessions.service';
-import { LoginRequiredError } from '../../shared/errors';
+import { BadRequestError, LoginRequiredError } from '../../shared/errors';
 import { clearSessionCookie, requireUser, startWebSession } from '../auth';
 import { envelopeOf, ok } from '../envelope';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -53,6 +54,24 @@ export function answerLogin(request: FastifyRequest, reply: FastifyReply, result
 }
 
 const loginResponse = { 200: envelopeOf(loginAnswerSchema) };
+
+/** A path on this site to come back to after Google sign-in; never another origin. */
+const sameSitePath = z
+  .string()
+  .max(2048)
+  .refine((value) => /^\/(?![/\\])[^\s\\]*$/.test(value), 'accounts.redirect.invalid');
+
+const platformRequest = z.object({
+  platform: z.union([z.literal(GOOGLE_PLATFORM), z.literal(String(GOOGLE_PLATFORM))]),
+  redirect: sameSitePath.default('/'),
+  id_token: z.string().min(1).max(8192).optional(),
+});
+
+/** The redirect URI registered with Google: PUBLIC_URL when set, else the origin the request came to. */
+function googleRedirectUri(request: FastifyRequest): string {
+  const origin = request.ctx.env.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
+  return `${origin}/token_url`;
+}
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
@@ -87,6 +106,27 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/loginByCode',
     { schema: { tags: ['user'], summary: 'Log in with an emailed code (opens an account for a new email)', body: loginByCodeSchema, response: loginResponse } },
     async (request, reply) => answerLogin(request, reply, await loginWithCode(request.ctx, { ...request.body, clientIp: request.ip })),
+  );
+
+  app.post(
+    '/user/login/platform',
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Google sign-in: {platform: 3} answers auth_url (code flow with PKCE); with id_token it logs in at once',
+        body: platformRequest,
+        response: { 200: envelopeOf(z.union([z.object({ auth_url: z.string() }), loginAnswerSchema])) },
+      },
+    },
+    async (request, reply) => {
+      if (!request.ctx.env.GOOGLE_CLIENT_ID) throw new BadRequestError('accounts.google.clientIdRequired');
+      const { id_token: idToken, redirect } = request.body;
+      if (idToken) return answerLogin(request, reply, await signInWithIdToken(request.ctx, { idToken, clientIp: request.ip }));
+      reply.header('cache-control', 'no-store');
+      return ok(
+        await startGoogleSignIn(request.ctx, { redirect, redirectUri: googleRedirectUri(request), locale: request.ctx.locale, clientIp: request.ip }),
+      );
+    },
   );
 
   app.post(
@@ -147,6 +187,25 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       const { id: userId, sessionId } = request.ctx.user!;
       await changePassword(request.ctx, { userId, sessionId }, request.body);
       return ok(null, translate(request.ctx.locale, 'accounts.savedOk'));
+    },
+  );
+};
+
+/**
+ * `GET /token_url` (the redirect URI, outside /v1): finishes Google's code flow, sets the
+ * session cookie and sends the browser back to where it started; on failure to the home
+ * page with `?login_error=google`, which the storefront shows as a message.
+ */
+export const googleCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/token_url',
+    { schema: { hide: true, querystring: z.record(z.string(), z.string()) } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const finished = await finishGoogleSignIn(request.ctx, request.query);
+      if (!finished.result) return reply.redirect(`/${finished.locale ?? request.ctx.locale}/?login_error=google`, 302);
+      startWebSession(reply, finished.result.session);
+      return reply.redirect(finished.redirectTo, 302);
     },
   );
 };

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import sharp from 'sharp';
+import type { AppContext } from '../../shared/context';
+import { BadRequestError } from '../../shared/errors';
+
+/** Uploaded pictures are re-encoded to fit this box; bigger originals are scaled down. */
+export const UPLOAD_MAX_SIDE = 2048;
+export const UPLOADS_URL_PREFIX = '/uploads/';
+
+export function uploadsRoot(ctx: AppContext): string {
+  return path.join(ctx.env.dataDir, 'uploads');
+}
+
+/**
+ * Stores an uploaded image: decoded and re-encoded as webp by sharp (which drops EXIF, GPS
+ * and any other metadata, and any payload hidden after the image), under an unguessable
+ * name in DATA_DIR/uploads. Anything sharp cannot read as an image is refused.
+ */
+export async function storeUploadedImage(ctx: AppContext, input: { bytes: Buffer; mimetype: string }): Promise<{ url: string }> {
+  if (!input.mimetype.startsWith('image/')) throw new BadRequestError('accounts.upload.notImage');
+  let webp: Buffer;
+  try {
+    webp = await sharp(input.bytes, { limitInputPixels: 50_000_000, animated: false })
+      .rotate()
+      .resize({ width: UPLOAD_MAX_SIDE, height: UPLOAD_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch {
+    throw new BadRequestError('accounts.upload.notImage');
+  }
+  const month = new Date().toISOString().slice(0, 7);
+  const name = `${randomBytes(16).toString('base64url')}.webp`;
+  const folder = path.join(uploadsRoot(ctx), month);
+  await fs.mkdir(folder, { recursive: true });
+  await fs.writeFile(path.join(folder, name), webp);
+  return { url: `${UPLOADS_URL_PREFIX}${month}/${name}` };
+}

@@ -1,0 +1,221 @@
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../server/db/schema';
+import { subjectKey } from '../../server/domains/customers/rate-limits';
+import { ACCOUNT_TEST_ENV, TEST_CAPTCHA, newCaptcha, registerUser, uniqueEmail } from '../support/accounts';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+interface ReceivedMail {
+  to: string;
+  raw: string;
+}
+
+const inbox: ReceivedMail[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ['STARTTLS'],
+  onData(stream, session, callback) {
+    let raw = '';
+    stream.on('data', (chunk) => (raw += chunk));
+    stream.on('end', () => {
+      inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','), raw });
+      callback();
+    });
+  },
+});
+
+let server: TestServer;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const port = (smtp.server.address() as AddressInfo).port;
+  server = await startTestServer({ ...ACCOUNT_TEST_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` });
+});
+afterAll(async () => {
+  await server?.close();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+});
+
+/** The text of a received message: its quoted-printable or base64 body and encoded-word subject, decoded. */
+function decoded(raw: string): string {
+  const bytes = (text: string) => Buffer.from(text, 'latin1');
+  const unQuote = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_whole, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const subject = [...raw.matchAll(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi)]
+    .map(([, kind, text]) => (kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : bytes(unQuote(text.replace(/_/g, ' ')))).toString('utf8'))
+    .join('');
+  const base64 = [...raw.matchAll(/\r?\n\r?\n([A-Za-z0-9+/=\r\n]{20,})/g)].map((match) => Buffer.from(match[1].replace(/\s/g, ''), 'base64').toString('utf8'));
+  return [subject, bytes(unQuote(raw)).toString('utf8'), ...base64].join('\n');
+}
+
+async function sendCode(email: string, lang = 'en') {
+  return server.request('/v1/user/sendCode', { method: 'POST', body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(server) }, headers: { lang } });
+}
+
+async function codeFor(email: string): Promise<string> {
+  for (let wait = 0; wait < 50; wait++) {
+    const mail = [...inbox].reverse().find((item) => item.to === email);
+    if (mail) return /verification code is (\d{6})|验证码是 (\d{6})/.exec(decoded(mail.raw))!.slice(1).find(Boolean)!;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no mail for ${email}`);
+}
+
+async function loginByCode(email: string, code: string, lang = 'en') {
+  return server.request('/v1/user/loginByCode', { method: 'POST', body: { email, code }, headers: { lang } });
+}
+
+describe('POST /v1/user/sendCode', () => {
+  it('emails a 6-digit code through SMTP in the request language and answers resend_after 60', async () => {
+    const email = uniqueEmail('code');
+    const response = await sendCode(email, 'zh-cn');
+    expect(response.body).toEqual({ code: 200, msg: '验证码已发送，请查收邮件', data: { resend_after: 60 } });
+    const code = await codeFor(email);
+    expect(code).toMatch(/^\d{6}$/);
+    const mail = decoded(inbox.find((item) => item.to === email)!.raw);
+    expect(mail).toContain('您在 光织良品 的验证码');
+    expect(mail).toContain('分钟内有效');
+    expect(mail).toContain('光织良品');
+  });
+
+  it('answers the same for an email with an account and one without', async () => {
+    const user = await registerUser(server);
+    const known = await sendCode(user.email);
+    const unknown = await sendCode(uniqueEmail('unknown'));
+    expect(known.body).toEqual(unknown.body);
+    expect(known.status).toBe(unknown.status);
+  });
+
+  it('blocks a resend for 60 seconds on the server, saying how long', async () => {
+    const email = uniqueEmail('resend');
+    expect((await sendCode(email)).body.code).toBe(200);
+    const again = await sendCode(email);
+    expect(again.status).toBe(429);
+    expect(again.body.msg).toMatch(/^Please wait (5\d|60) seconds before requesting another code$/);
+    expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
+    expect((await sendCode(email, 'zh-cn')).body.msg).toMatch(/^请在 \d+ 秒后再获取验证码$/);
+  });
+
+  it('needs a right captcha', async () => {
+    const response = await server.request('/v1/user/sendCode', {
+      method: 'POST',
+      body: { email: uniqueEmail('cap'), dots: '1', key: await newCaptcha(server) },
+      headers: { lang: 'en' },
+    });
+    expect(response.body.code).toBe(4001);
+  });
+
+  it('says "Please enter your email address" without an email', async () => {
+    const response = await server.request('/v1/user/sendCode', { method: 'POST', body: { dots: TEST_CAPTCHA, key: 'k' }, headers: { lang: 'en' } });
+    expect(response.body).toEqual({ code: 400, msg: 'Please enter your email address', data: null });
+  });
+
+  it('keeps the code hashed, for ten minutes', async () => {
+    const email = uniqueEmail('stored');
+    await sendCode(email);
+    const code = await codeFor(email);
+    const stored = await server.ctx.kv.get(`code:${subjectKey(email)}`);
+    expect(stored).not.toContain(code);
+    expect(await server.ctx.kv.ttlSeconds(`code:${subjectKey(email)}`)).toBeGreaterThan(590);
+  });
+});
+
+describe('POST /v1/user/loginByCode', () => {
+  it('logs an existing account in', async () => {
+    const user = await registerUser(server);
+    await sendCode(user.email);
+    const response = await loginByCode(user.email, await codeFor(user.email));
+    expect(response.body).toMatchObject({ code: 200, msg: 'Login successful', data: { user: { uid: user.uid, has_password: true } } });
+    expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith('access_token='))).toBe(true);
+  });
+
+  it('opens an account for a new email, named after its local part', async () => {
+    const email = `fresh.buyer+${Date.now()}@example.com`;
+    await sendCode(email);
+    const response = await loginByCode(email, await codeFor(email));
+    expect(response.body.data.user).toMatchObject({ email, has_password: false, mobile: '' });
+    expect(response.body.data.user.username).toMatch(/^fresh\.buyer\d+$/);
+    const [row] = await server.ctx.db.select().from(users).where(eq(users.email, email));
+    expect(row.passwordHash).toBeNull();
+    // Without a password, setting one needs no current password.
+    const set = await server.request('/v1/user/password', {
+      method: 'PUT',
+      body: { new_password: 'first password ever' },
+      headers: { token: response.body.data.access_token, sign: response.body.data.access_sign },
+    });
+    expect(set.body.code).toBe(200);
+  });
+
+  it('makes the username unique when the local part is taken', async () => {
+    const first = await registerUser(server, { username: `taken${process.pid}` });
+    const email = `taken${process.pid}@other.example.com`;
+    expect(first.uid).toBeGreaterThan(0);
+    await sendCode(email);
+    const response = await loginByCode(email, await codeFor(email));
+    expect(response.body.data.user.username).toMatch(new RegExp(`^taken${process.pid}\\d{4,5}$`));
+  });
+
+  it('uses a code once', async () => {
+    const email = uniqueEmail('once');
+    await sendCode(email);
+    const code = await codeFor(email);
+    expect((await loginByCode(email, code)).body.code).toBe(200);
+    expect((await loginByCode(email, code)).body).toEqual({ code: 400, msg: 'The verification code is wrong or has expired', data: null });
+  });
+
+  it('voids the code after five wrong guesses, even for the right one after', async () => {
+    const email = uniqueEmail('brute');
+    await sendCode(email);
+    const code = await codeFor(email);
+    const wrong = code === '000000' ? '000001' : '000000';
+    const messages = [];
+    for (let attempt = 0; attempt < 5; attempt++) messages.push((await loginByCode(email, wrong)).body.msg);
+    expect(messages.slice(0, 4)).toEqual(Array(4).fill('The verification code is wrong or has expired'));
+    expect(messages[4]).toBe('Too many wrong codes. Please request a new code');
+    expect((await loginByCode(email, code)).body.code).toBe(400);
+  });
+
+  it.each([
+    [{ code: undefined }, 'en', 'Please enter the verification code'],
+    [{ code: '' }, 'zh-cn', '请输入验证码'],
+    [{ code: '12ab56' }, 'en', 'The verification code is wrong or has expired'],
+    [{ email: undefined }, 'zh-cn', '请输入邮箱地址'],
+  ])('refuses %o: "%s"', async (overrides, lang, message) => {
+    const response = await server.request('/v1/user/loginByCode', { method: 'POST', body: { email: 'a@example.com', code: '123456', ...overrides }, headers: { lang } });
+    expect(response.body).toEqual({ code: 400, msg: message, data: null });
+  });
+});
+
+describe('code rate limits', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    const port = (smtp.server.address() as AddressInfo).port;
+    limited = await startTestServer({
+      CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
+      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      RATE_LIMITS: 'sendCode.ip=3/600,sendCode.email=1/3600,loginByCode.ip=3/600,loginByCode.email=2/600',
+    });
+  });
+  afterAll(async () => limited?.close());
+
+  const send = async (email: string) =>
+    limited.request('/v1/user/sendCode', { method: 'POST', body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(limited) } });
+
+  it('limits codes per email (beyond the 60 s resend wait) and per IP', async () => {
+    const email = uniqueEmail('limited');
+    expect((await send(email)).status).toBe(200);
+    await limited.ctx.kv.delete(`code-resend:${subjectKey(email)}`); // the minute passed
+    expect((await send(email)).status).toBe(429);
+    expect((await send(uniqueEmail('limited'))).status).toBe(200); // third from this IP
+    expect((await send(uniqueEmail('limited'))).status).toBe(429); // fourth
+  });
+
+  it('limits code guesses per email and per IP', async () => {
+    const email = uniqueEmail('guess');
+    const login = (address: string) => limited.request('/v1/user/loginByCode', { method: 'POST', body: { email: address, code: '123456' } });
+    expect((await login(email)).status).toBe(400);
+    expect((await login(email)).status).toBe(400);
+    expect((await login(email)).status).toBe(429);
+    expect((await login(uniqueEmail('guess'))).status).toBe(429);
+  });
+});
