@@ -1,10 +1,7 @@
 import { translator, type Locale } from '../../../../i18n';
 import { formatPrice, isCurrency } from '../../../shared/money';
+import { escapeHtml } from '../html';
 import { isExpired, type SandboxSession } from './sandbox-gateway.service';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The page's own policy: no scripts at all, forms only back to this server. */
 export const SANDBOX_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
