@@ -12,7 +12,9 @@ import { registerResponseCache } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerErrorHandling } from './http/error-handler';
 import { registerRequestContext } from './http/request-context';
+import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
+import { cartRoutes } from './http/routes/cart.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
@@ -94,6 +96,8 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(catalogRoutes);
       await api.register(areaRoutes);
       await api.register(userRoutes);
+      await api.register(addressRoutes);
+      await api.register(cartRoutes);
       await api.register(paymentRoutes, { env });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {

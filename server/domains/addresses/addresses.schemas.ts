@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** Request shapes of the address endpoints; messages are SPEC section 5's. */
+const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max);
+const optionalText = (max: number) => z.string().trim().max(max).optional();
+
+export const addressInput = z.object({
+  country_code: z
+    .string({ error: 'address.countryRequired' })
+    .trim()
+    .regex(/^[A-Za-z]{2}$/, 'address.countryRequired')
+    .transform((code) => code.toUpperCase()),
+  /** A province/state id of `/v1/area/all` ('US-CA', 'CN-GD'); free text in `province` only for countries without subdivisions. */
+  province_id: optionalText(20),
+  province: optionalText(100),
+  /** A city id of `/v1/area/all` (required in mainland China, where the list is complete); elsewhere an id or free text in `city`. */
+  city_id: optionalText(40),
+  city: optionalText(100),
+  detail: requiredText('address.detailRequired', 300),
+  postal_code: z
+    .string()
+    .trim()
+    .max(20, 'address.postalCodeInvalid')
+    .regex(/^[A-Za-z0-9 -]*$/, 'address.postalCodeInvalid')
+    .optional(),
+  contact_name: requiredText('address.nameRequired', 60),
+  contact_phone: requiredText('address.phoneInvalid', 30),
+  is_default: z.boolean().optional(),
+});
+export type AddressInput = z.infer<typeof addressInput>;
+
+export const addressUpdate = addressInput.extend({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export type AddressUpdate = z.infer<typeof addressUpdate>;
+
+export const addressIdQuery = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });

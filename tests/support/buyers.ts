@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { users } from '../../server/db/schema';
+import { createSession } from '../../server/domains/customers/sessions.service';
+import type { RequestOptions, TestResponse, TestServer } from './test-server';
+
+export interface Buyer {
+  id: number;
+  email: string;
+  headers: Record<string, string>;
+  /** `server.request` with this buyer's token + sign headers (and lang en unless given). */
+  call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+}
+
+/** A user row and a live session, talking to the API through the header-token path. */
+export async function makeBuyer(server: TestServer, name = `buyer-${randomUUID().slice(0, 8)}`): Promise<Buyer> {
+  const email = `${name}@example.com`;
+  const [user] = await server.ctx.db.insert(users).values({ email, username: name }).returning();
+  const session = await createSession(server.ctx, user.id);
+  const headers = { token: session.token, sign: session.sign, lang: 'en' };
+  return {
+    id: user.id,
+    email,
+    headers,
+    call: (path, options = {}) => server.request(path, { ...options, headers: { ...headers, ...options.headers } }),
+  };
+}
+
+/** A valid address in Guangdong (CN), phone +86. */
+export const chinaAddress = {
+  country_code: 'CN',
+  province_id: 'CN-GD',
+  city_id: 'CN-GD-440100',
+  detail: '88 Tianhe Road, Building 3, Room 1201',
+  postal_code: '510000',
+  contact_name: 'Li Lei',
+  contact_phone: '13812345678',
+};
+
+/** A valid US address with a free-text city. */
+export const usAddress = {
+  country_code: 'US',
+  province_id: 'US-CA',
+  city: 'San Francisco',
+  detail: '1 Market Street, Suite 300',
+  postal_code: '94105',
+  contact_name: 'Jane Doe',
+  contact_phone: '+1 415 555 0132',
+};
+
+const usedProducts = new Set<number>();
+
+/**
+ * A listed SKU of a product no other caller in this test file got, with its stock set. Its product
+ * has no free-shipping note unless `freeShipping` is asked for.
+ */
+export async function prepareSku(server: TestServer, options: { stock: number; freeShipping?: boolean }) {
+  const { products, productSkus } = await import('../../server/db/schema');
+  const { eq, asc, sql } = await import('drizzle-orm');
+  const rows = await server.ctx.db
+    .select({ id: productSkus.id, priceMinor: productSkus.priceMinor, productId: products.id, weightGrams: products.weightGrams })
+    .from(productSkus)
+    .innerJoin(products, eq(products.id, productSkus.productId))
+    .where(
+      options.freeShipping
+        ? sql`${products.listed} and 4 = any(${products.serviceNotes})`
+        : sql`${products.listed} and not (4 = any(${products.serviceNotes}))`,
+    )
+    .orderBy(asc(productSkus.id));
+  let sku = rows.find((row) => !usedProducts.has(row.productId));
+  if (!sku) {
+    usedProducts.clear();
+    sku = rows[0];
+  }
+  usedProducts.add(sku.productId);
+  await server.ctx.db.update(productSkus).set({ stock: options.stock }).where(eq(productSkus.id, sku.id));
+  return sku;
+}
+
+export async function stockOf(server: TestServer, skuId: number): Promise<number> {
+  const { productSkus } = await import('../../server/db/schema');
+  const { eq } = await import('drizzle-orm');
+  const [row] = await server.ctx.db.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, skuId));
+  return row.stock;
+}
