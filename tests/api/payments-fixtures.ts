@@ -1,28 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { orders, orderStatusHistory, payments, users } from '../../server/db/schema';
-import { createSession } from '../../server/domains/customers/sessions.service';
+import { orders, orderStatusHistory, payments } from '../../server/db/schema';
 import { signSandboxPayload } from '../../server/domains/payments/sandbox/sandbox-signature';
 import type { AppContext } from '../../server/shared/context';
-import type { RequestOptions, TestResponse, TestServer } from '../support/test-server';
+import type { TestServer } from '../support/test-server';
 
 export const SANDBOX_SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
-
-export interface Payer {
-  id: number;
-  email: string;
-  call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
-}
-
-/** A user and a live header-token session. */
-export async function makePayer(server: Pick<TestServer, 'ctx' | 'request'>, lang = 'en'): Promise<Payer> {
-  const name = `payer-${randomUUID().slice(0, 8)}`;
-  const email = `${name}@example.com`;
-  const [user] = await server.ctx.db.insert(users).values({ email, username: name }).returning();
-  const session = await createSession(server.ctx, user.id);
-  const headers = { token: session.token, sign: session.sign, lang };
-  return { id: user.id, email, call: (path, options = {}) => server.request(path, { ...options, headers: { ...headers, ...options.headers } }) };
-}
 
 /** An unpaid order as checkout leaves it (status 1, pay status 1). */
 export async function makeOrder(ctx: AppContext, userId: number, totalMinor = 12_345, currency = 'CNY'): Promise<number> {

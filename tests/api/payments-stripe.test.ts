@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents } from '../../server/db/schema';
 import { startFakeStripe, type FakeStripe } from '../../server/domains/payments/testing/fake-stripe';
+import { makeBuyer, type Buyer } from '../support/buyers';
 import { startTestServer, type TestServer } from '../support/test-server';
-import { cancelOrder, makeOrder, makePayer, orderRow, paidHistoryRows, paymentRow, type Payer } from './payments-fixtures';
+import { cancelOrder, makeOrder, orderRow, paidHistoryRows, paymentRow } from './payments-fixtures';
 
 const WEBHOOK_SECRET = 'whsec_api_test_secret';
 let fake: FakeStripe;
 let server: TestServer;
-let buyer: Payer;
+let buyer: Buyer;
 
 beforeAll(async () => {
   fake = await startFakeStripe(WEBHOOK_SECRET);
@@ -18,7 +19,7 @@ beforeAll(async () => {
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_API_BASE: fake.url,
   });
-  buyer = await makePayer(server);
+  buyer = await makeBuyer(server);
 });
 afterAll(async () => {
   await server?.close();

@@ -3,29 +3,28 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents, payments, sandboxGatewaySessions } from '../../server/db/schema';
+import { makeBuyer, type Buyer } from '../support/buyers';
 import { startTestServer, type TestServer } from '../support/test-server';
 import {
   cancelOrder,
   makeOrder,
-  makePayer,
-  orderRow,
+    orderRow,
   paidHistoryRows,
   paymentRow,
   SANDBOX_SECRET,
   sandboxWebhook,
-  type Payer,
 } from './payments-fixtures';
 
 let server: TestServer;
-let buyer: Payer;
+let buyer: Buyer;
 
 beforeAll(async () => {
   server = await startTestServer({ PAYMENT_PROVIDER: 'sandbox', SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET });
-  buyer = await makePayer(server);
+  buyer = await makeBuyer(server);
 });
 afterAll(() => server?.close());
 
-async function startPaying(payer: Payer, orderId: number, lang = 'en') {
+async function startPaying(payer: Buyer, orderId: number, lang = 'en') {
   const response = await payer.call('/v1/pay', { method: 'POST', body: { order_id: orderId }, headers: { lang } });
   expect(response.body).toMatchObject({ code: 200 });
   const { payment_id: paymentId, redirect_url: redirectUrl } = response.body.data as { payment_id: number; redirect_url: string };
@@ -177,7 +176,7 @@ describe('sandbox payments', () => {
   });
 
   it("answers 404 for another user's order, on paying and on polling", async () => {
-    const owner = await makePayer(server);
+    const owner = await makeBuyer(server);
     const orderId = await makeOrder(server.ctx, owner.id);
     const paying = await buyer.call('/v1/pay', { method: 'POST', body: { order_id: orderId } });
     expect(paying.status).toBe(404);

@@ -4,10 +4,7 @@ import { formatPrice, isCurrency } from '../../shared/money';
 import { sendMail } from '../mail/mailer';
 import { getOrderForPayment } from '../orders/order-payment.service';
 import type { payments } from '../../db/schema';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from './html';
 
 /** "Payment received", in the language the buyer paid in. */
 export async function sendPaymentReceivedMail(ctx: AppContext, payment: typeof payments.$inferSelect): Promise<void> {

@@ -1,10 +1,7 @@
 import { translator, type Locale } from '../../../../i18n';
 import { formatPrice, isCurrency } from '../../../shared/money';
+import { escapeHtml } from '../html';
 import { isExpired, type SandboxSession } from './sandbox-gateway.service';
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** The page's own policy: no scripts at all, forms only back to this server. */
 export const SANDBOX_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -22,7 +19,8 @@ section{padding:24px}
 .notice{margin:0 0 20px;padding:10px 12px;border-radius:10px;background:var(--warn-bg);color:var(--warn);font-size:14px}
 dl{margin:0 0 24px;display:grid;grid-template-columns:auto 1fr;gap:8px 16px}dt{color:var(--muted)}dd{margin:0;text-align:right;word-break:break-all}
 .amount{font-size:32px;font-weight:700;text-align:center;margin:4px 0 20px}
-.label{color:var(--muted);text-align:center;font-size:14px}
+.label{color:var(--muted);text-align:center;font-size:14px;margin:0}
+.amount small{font-size:15px;color:var(--muted);font-weight:600}.mono{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}
 form{margin:0}button,.button{display:block;width:100%;font:inherit;font-weight:600;padding:13px 16px;border-radius:10px;cursor:pointer;text-align:center;text-decoration:none}
 .pay{background:var(--primary);color:#fff;border:0;margin-bottom:10px}.pay:hover{filter:brightness(1.05)}
 .decline{background:transparent;color:var(--text);border:1px solid var(--line)}.decline:hover{border-color:var(--muted)}
@@ -51,8 +49,8 @@ export function renderSandboxCheckout(session: SandboxSession): string {
   const summary = `<p class="notice" role="note">${escapeHtml(t('sandbox.notice'))}</p>
 <p class="label">${escapeHtml(t('sandbox.amount'))}</p>
 <p class="amount" data-testid="amount">${escapeHtml(amount)} <small>${escapeHtml(session.currency)}</small></p>
-<dl><dt>${escapeHtml(t('sandbox.merchant'))}</dt><dd>${escapeHtml(session.description)}</dd>
-<dt>${escapeHtml(t('sandbox.reference'))}</dt><dd>${escapeHtml(session.id)}</dd></dl>`;
+<dl><dt>${escapeHtml(t('sandbox.order'))}</dt><dd>${escapeHtml(session.description)}</dd>
+<dt>${escapeHtml(t('sandbox.reference'))}</dt><dd class="mono">${escapeHtml(session.id)}</dd></dl>`;
   const action = `/sandbox-gateway/checkout/${encodeURIComponent(session.id)}`;
   if (session.status === 'open' && !isExpired(session)) {
     return layout(
