@@ -1,0 +1,247 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { and, eq } from 'drizzle-orm';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runShopCommand } from '../../server/cli/shop';
+import { orders, users } from '../../server/db/schema';
+import { launchBrowser, strictPage } from '../support/browser';
+import { prepareSku } from '../support/buyers';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * The buyer's whole journey in a real browser, in both languages: Buy Now, the login modal,
+ * a new address, confirm, the sandbox payment page, the result page, My Orders, shipping
+ * from the operator CLI, tracking, confirm receipt; a second order cancelled from its page;
+ * and the cart (visitor add, header count, quantity, checkout from the cart).
+ */
+const CAPTCHA = '2468';
+const LIMITS = 'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60,login.email=1000/60';
+const run = promisify(execFile);
+
+let server: TestServer;
+let browser: Browser;
+let context: BrowserContext;
+let problems: string[] = [];
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startTestServer({ CAPTCHA_TEST_ANSWER: CAPTCHA, RATE_LIMITS: LIMITS }), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  // The guard answers an anonymous visit with 401 (the login modal); the browser logs it.
+  expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+});
+
+async function open(options: Parameters<Browser['newContext']>[0] = {}) {
+  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
+  const strict = await strictPage(context);
+  problems = strict.problems;
+  return strict.page;
+}
+
+let counter = 0;
+async function registerByApi() {
+  counter += 1;
+  const email = `checkout-${process.pid}-${Date.now().toString(36)}-${counter}@example.com`;
+  const password = 'a long test password';
+  const captcha = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
+  const answer = await server.request('/v1/user/registe', {
+    method: 'POST',
+    body: { username: `Buyer${counter}${Date.now().toString(36).slice(-4)}`, mobile: '13812345678', email, password, dots: CAPTCHA, key: captcha.body.data.id },
+  });
+  expect(answer.body.code).toBe(200);
+  const [user] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
+  return { email, password, id: user.id };
+}
+
+/** The guard's (or the header's) login modal: the password pane, then the captcha dialog. */
+async function logInThroughModal(page: Page, email: string, password: string) {
+  const dialog = page.locator('dialog.modal--account[open]');
+  await dialog.waitFor();
+  await dialog.getByRole('tab', { name: /^(Password|密码)$/ }).click();
+  const panel = dialog.getByRole('tabpanel');
+  await panel.locator('input[type="email"]').fill(email);
+  await panel.locator('input[type="password"]').fill(password);
+  await panel.locator('button[type="submit"]').click();
+  const captcha = page.locator('dialog.modal--captcha[open]');
+  await captcha.locator('img[data-captcha-id]').waitFor();
+  await captcha.getByLabel(/Characters in the picture|图中的字符/).fill(CAPTCHA);
+  await captcha.getByRole('button', { name: /^(Confirm|确定)$/ }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** Ships with the real CLI when the database is a PostgreSQL another process can reach; on the in-memory PGlite, the function the CLI runs. */
+async function shipFromCli(orderId: number, tracking: string) {
+  const args = ['orders:ship', String(orderId), '--carrier', 'shunfeng', '--tracking', tracking];
+  if (server.databaseUrl?.startsWith('postgres')) {
+    const { stdout } = await run('npm', ['run', '--silent', 'shop', '--', ...args], {
+      env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: 'silent' },
+    });
+    expect(stdout).toContain('shipped with shunfeng');
+    return;
+  }
+  const out: string[] = [];
+  await runShopCommand(server.ctx, args, (line) => out.push(line));
+  expect(out.join('\n')).toContain('shipped with shunfeng');
+}
+
+const TEXT = {
+  en: {
+    detailRequired: 'Please enter the detailed address',
+    incomplete: 'Please fill in the complete shipping address information',
+    pendingShipment: 'Pending Shipment',
+    canceled: 'Canceled Successfully',
+    statusReceived: 'Received',
+    ok: 'OK',
+  },
+  'zh-cn': {
+    detailRequired: '请输入详细地址',
+    incomplete: '请填写完整的收货地址信息',
+    pendingShipment: '待发货',
+    canceled: '取消成功',
+    statusReceived: '已收货',
+    ok: '确定',
+  },
+} as const;
+
+async function addChinaAddress(page: Page, locale: 'en' | 'zh-cn') {
+  const form = page.getByTestId('address-form');
+  await form.waitFor();
+  // Submit empty: every message, plus the form-level one (SPEC section 5).
+  await form.getByTestId('address-save').click();
+  await expect.poll(() => form.locator('[role="alert"]').first().innerText()).toBe(TEXT[locale].incomplete);
+  await form.getByTestId('address-country').selectOption('CN');
+  await form.getByTestId('address-province').selectOption('CN-GD');
+  await form.getByTestId('address-city').selectOption('CN-GD-440100');
+  // On blur: the detail message appears when the empty field loses focus.
+  await form.getByTestId('address-detail').focus();
+  await form.getByTestId('address-name').focus();
+  await expect.poll(() => form.getByText(TEXT[locale].detailRequired).count()).toBeGreaterThan(0);
+  await form.getByTestId('address-detail').fill('88 Tianhe Road, Building 3, Room 1201');
+  await form.getByTestId('address-name').fill('Li Lei');
+  await form.getByTestId('address-phone').fill('13812345678');
+  await form.getByTestId('address-save').click();
+  await form.waitFor({ state: 'detached' });
+}
+
+async function orderOf(userId: number, id: number) {
+  const [row] = await server.ctx.db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.id, id)));
+  return row;
+}
+
+describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
+  it('buys, pays on the sandbox page, follows the order through shipping to receipt, and cancels a second order', async () => {
+    const buyer = await registerByApi();
+    const sku = await prepareSku(server, { stock: 40 });
+    const page = await open();
+
+    // Product -> Buy Now -> the guard's login modal -> the confirm page reloads signed in.
+    await page.goto(`${server.url}/${locale}/product/${sku.productId}?sku=${sku.id}`);
+    await page.locator('.purchase__buy').click();
+    await page.waitForURL(/\/order\/confirm_order\?/);
+    await logInThroughModal(page, buyer.email, buyer.password);
+    await page.getByTestId('confirm-add-address').click();
+    await addChinaAddress(page, locale);
+    await expect.poll(() => page.getByTestId('confirm-address').innerText()).toContain('Li Lei');
+    await expect.poll(() => page.getByTestId('place-order').isEnabled()).toBe(true);
+    expect(await page.getByTestId('order-total').innerText()).toMatch(/\d/);
+
+    // Notes, then a double click on Place order: one order, and the pay page.
+    await page.getByTestId('order-notes').fill('Please ring twice');
+    await page.getByTestId('place-order').dblclick();
+    await page.waitForURL(/\/order\/pay\?order_id=\d+/);
+    const orderId = Number(new URL(page.url()).searchParams.get('order_id'));
+    const placed = await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id));
+    expect(placed).toHaveLength(1);
+    expect(placed[0].notes).toBe('Please ring twice');
+
+    // Pay on the sandbox page; back on the success page once the webhook landed.
+    await page.getByTestId('pay-button').click();
+    await page.waitForURL(/\/sandbox-gateway\/checkout\//);
+    await page.locator('button.pay').click();
+    await page.waitForURL(new RegExp(`/${locale}/result/success\\?order_id=${orderId}`));
+    await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-outcome'), { timeout: 20_000 }).toBe('success');
+
+    // My Orders: under Pending Shipment, with its badge.
+    await page.goto(`${server.url}/${locale}/my/order?status=10`);
+    expect(await page.getByTestId('order-tab-10').innerText()).toContain(TEXT[locale].pendingShipment);
+    expect(await page.getByTestId('order-tab-count-10').innerText()).toBe('1');
+    expect(await page.getByTestId('order-card').count()).toBe(1);
+    await page.goto(`${server.url}/${locale}/my/order?status=1`);
+    await page.getByTestId('orders-empty').waitFor();
+
+    // The operator ships it from the command line: Pending Delivery, with tracking events.
+    await shipFromCli(orderId, 'SF1029384756');
+    await page.goto(`${server.url}/${locale}/my/order?status=20`);
+    await page.getByTestId('order-card').first().locator('a.link-button').click();
+    await page.waitForURL(new RegExp(`/my/order/${orderId}$`));
+    expect(await page.getByTestId('detail-shipment').innerText()).toContain('SF1029384756');
+    expect(await page.getByTestId('tracking-events').locator('li').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('detail-notes').innerText()).toBe('Please ring twice');
+
+    // Confirm receipt (asks first).
+    await page.getByTestId('order-confirm').click();
+    await page.locator('dialog.modal--confirm[open]').getByRole('button', { name: TEXT[locale].ok }).click();
+    await expect.poll(() => page.getByTestId('detail-status').innerText()).toBe(TEXT[locale].statusReceived);
+    expect((await orderOf(buyer.id, orderId)).status).toBe(30);
+
+    // A second order, cancelled from its detail page.
+    await page.goto(`${server.url}/${locale}/order/confirm_order?sku_id=${sku.id}&quantity=1`);
+    await page.getByTestId('place-order').click();
+    await page.waitForURL(/\/order\/pay\?order_id=\d+/);
+    const secondId = Number(new URL(page.url()).searchParams.get('order_id'));
+    expect(secondId).not.toBe(orderId);
+    await page.goto(`${server.url}/${locale}/my/order/${secondId}`);
+    await page.getByTestId('order-cancel').click();
+    await page.locator('dialog.modal--confirm[open]').getByRole('button', { name: TEXT[locale].ok }).click();
+    await page.locator('.toast', { hasText: TEXT[locale].canceled }).waitFor();
+    await expect.poll(async () => (await orderOf(buyer.id, secondId)).status).toBe(60);
+    await expect.poll(() => page.getByTestId('order-cancel').count()).toBe(0);
+  }, 120_000);
+});
+
+describe('cart', () => {
+  it('adds as a visitor, shows the count in the header, merges at login, changes quantity and checks out from the cart', async () => {
+    const buyer = await registerByApi();
+    const sku = await prepareSku(server, { stock: 30 });
+    const page = await open();
+
+    await page.goto(`${server.url}/en/product/${sku.productId}?sku=${sku.id}`);
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    await page.getByTestId('add-to-cart').click();
+    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('2');
+
+    // The cart is login-only: the guard's modal, then the visitor's cart is the buyer's.
+    await page.getByTestId('header-cart').click();
+    await page.waitForURL(/\/en\/cart$/);
+    await logInThroughModal(page, buyer.email, buyer.password);
+    await page.getByTestId('cart-line').first().waitFor();
+    expect(await page.getByTestId('line-quantity').inputValue()).toBe('2');
+
+    await page.getByRole('button', { name: 'Increase quantity' }).click();
+    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('3');
+    await page.reload();
+    expect(await page.getByTestId('line-quantity').inputValue()).toBe('3');
+    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('3');
+
+    await page.getByTestId('cart-checkout').click();
+    await page.waitForURL(/\/en\/order\/confirm_order\?from=cart/);
+    expect(await page.getByTestId('confirm-line').innerText()).toContain('× 3');
+    await page.getByTestId('confirm-add-address').click();
+    await addChinaAddress(page, 'en');
+    await expect.poll(() => page.getByTestId('place-order').isEnabled()).toBe(true);
+    await page.getByTestId('place-order').click();
+    await page.waitForURL(/\/order\/pay\?order_id=\d+/);
+    // The ordered lines left the cart.
+    await expect.poll(() => page.locator('[data-testid="header-cart-count"]').count()).toBe(0);
+    await page.goto(`${server.url}/en/cart`);
+    await page.getByTestId('cart-empty').waitFor();
+  }, 90_000);
+});
