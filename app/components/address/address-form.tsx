@@ -114,7 +114,9 @@ function AddressForm({
   const country = countries.find((item) => item.id === values.country_code);
   const states = country?.states ?? [];
   const { cities, complete, loading } = useCities(countries, values.country_code, values.province_id);
-  const cityIsText = !complete && (values.city_id === OTHER_CITY || (!loading && cities.length === 0));
+  const provinceAsList = !country || states.length > 0;
+  const provinceChosen = provinceAsList ? Boolean(values.province_id) : Boolean(country);
+  const cityIsText = provinceChosen && !complete && (values.city_id === OTHER_CITY || (!loading && cities.length === 0));
   const busy = fetcher.state !== 'idle';
 
   const rule = (field: Field, current: Values): MessageKey | undefined => {
@@ -122,9 +124,9 @@ function AddressForm({
       case 'country_code':
         return current.country_code ? undefined : 'address.countryRequired';
       case 'province_id':
-        return states.length && !current.province_id ? 'address.provinceRequired' : undefined;
+        return provinceAsList && !current.province_id ? 'address.provinceRequired' : undefined;
       case 'city_id':
-        return !cityIsText && !current.city_id && current.province_id ? 'address.cityRequired' : undefined;
+        return !cityIsText && !current.city_id ? 'address.cityRequired' : undefined;
       case 'city':
         return cityIsText && !current.city.trim() ? 'address.cityRequired' : undefined;
       case 'detail':
@@ -219,7 +221,7 @@ function AddressForm({
         ))}
       </SelectField>
       <div className="address-form__row">
-        {states.length ? (
+        {provinceAsList ? (
           <SelectField
             label={t('addressBook.province')}
             error={errors.province_id}
@@ -241,7 +243,7 @@ function AddressForm({
           <SelectField
             label={t('addressBook.city')}
             error={cityIsText ? undefined : errors.city_id}
-            disabled={!values.province_id || loading}
+            disabled={!provinceChosen || loading}
             {...bindSelect('city_id')}
             testId="address-city"
           >

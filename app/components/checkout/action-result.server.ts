@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { translate, type Locale } from '../../../i18n';
-import { AppError } from '../../../server/shared/errors';
+import type { AppError } from '../../../server/shared/errors';
 import { describeIssue } from '../../../server/http/validation';
 
 /**
@@ -13,11 +13,31 @@ export type ActionResult<T = null> =
   | { ok: true; data: T; message?: string }
   | { ok: false; error: string; fields?: Record<string, string> };
 
+/**
+ * An expected refusal thrown by a service, or null. The services reach loaders through the
+ * load context from the server build, while this page bundle has its own copy of
+ * server/shared/errors, so `instanceof AppError` is never true here: refusals are
+ * recognized by their shape (a message key and an HTTP status below 500).
+ */
+export function refusalOf(error: unknown): AppError | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const candidate = error as Partial<AppError>;
+  return typeof candidate.messageKey === 'string' && typeof candidate.httpStatus === 'number' && candidate.httpStatus < 500
+    ? (error as AppError)
+    : null;
+}
+
+/** The refusal's sentence in the page's language. */
+export function refusalText(locale: Locale, refusal: AppError): string {
+  return translate(locale, refusal.messageKey, refusal.params);
+}
+
 export async function runAction<T>(locale: Locale, work: () => Promise<T>, message?: string): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await work(), message };
   } catch (error) {
-    if (error instanceof AppError) return { ok: false, error: translate(locale, error.messageKey, error.params) };
+    const refusal = refusalOf(error);
+    if (refusal) return { ok: false, error: refusalText(locale, refusal) };
     throw error;
   }
 }

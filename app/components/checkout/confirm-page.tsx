@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
 import type { ConfirmView, AmountView } from '../../../server/domains/checkout/checkout.service';
-import type { Currency } from '../../../server/shared/money';
+import { formatPrice, type Currency } from '../../../server/shared/money';
+import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
 import { imageAt } from '../catalog/image';
@@ -192,7 +193,7 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
           {view.display_currency !== view.currency ? (
             <p className="checkout-summary__note">
               {t('confirm.chargedIn', {
-                amount: view.total.amount,
+                amount: formatPrice({ amountMinor: view.total.amount_minor, currency: view.currency }, priceStyleFor(locale)),
                 currency: view.currency,
                 display: view.display_currency,
               })}
@@ -336,7 +337,7 @@ function CouponForm({ data }: { data: ConfirmData }) {
     );
   }
   return (
-    <Form method="get" replace preventScrollReset className="coupon-row">
+    <Form method="get" replace preventScrollReset className="coupon-form">
       {keep.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
@@ -356,14 +357,14 @@ function CouponForm({ data }: { data: ConfirmData }) {
             aria-describedby={data.couponError ? 'coupon-error' : undefined}
             data-testid="coupon-input"
           />
+          <button type="submit" className="form-field__action">
+            {t('confirm.couponApply')}
+          </button>
         </div>
         <p className="form-field__error" id="coupon-error" role={data.couponError ? 'alert' : undefined} hidden={!data.couponError}>
           {data.couponError}
         </p>
       </div>
-      <button type="submit" className="button button--secondary">
-        {t('confirm.couponApply')}
-      </button>
     </Form>
   );
 }

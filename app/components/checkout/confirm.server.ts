@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { redirect } from 'react-router';
 import { translate, type Locale } from '../../../i18n';
 import { isCurrency, type Currency } from '../../../server/shared/money';
-import { AppError } from '../../../server/shared/errors';
 import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
 import { IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
 import type { StorefrontLoadContext } from '~/lib/context';
@@ -10,7 +9,7 @@ import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
 import { readCookie } from '~/lib/locale';
 import { localePath } from '~/lib/i18n';
 import { loadAreaOptions } from '../address/areas.server';
-import { formFields } from './action-result.server';
+import { formFields, refusalOf, refusalText } from './action-result.server';
 
 /** What is being bought: Buy Now's one SKU (`sku_id`/`quantity`, or `sku`/`qty`) or the whole cart (`from=cart`). */
 export type Source = { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' };
@@ -65,14 +64,16 @@ export async function loadConfirm(context: StorefrontLoadContext, request: Reque
   try {
     return { ...base, view: await quote(coupon), error: null, couponError: null };
   } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    const message = translate(locale, error.messageKey, error.params);
+    const refusal = refusalOf(error);
+    if (!refusal) throw error;
+    const message = refusalText(locale, refusal);
     if (coupon) {
       try {
         return { ...base, view: await quote(undefined), error: null, couponError: message };
       } catch (retry) {
-        if (!(retry instanceof AppError)) throw retry;
-        return { ...base, view: null, error: translate(locale, retry.messageKey, retry.params), couponError: null };
+        const second = refusalOf(retry);
+        if (!second) throw retry;
+        return { ...base, view: null, error: refusalText(locale, second), couponError: null };
       }
     }
     return { ...base, view: null, error: message, couponError: null };
@@ -99,7 +100,8 @@ export async function placeOrderAction(context: StorefrontLoadContext, request: 
     });
     return redirect(`${localePath(locale, '/order/pay')}?order_id=${order.id}`);
   } catch (error) {
-    if (error instanceof AppError) return { ok: false as const, error: translate(locale, error.messageKey, error.params) };
+    const refusal = refusalOf(error);
+    if (refusal) return { ok: false as const, error: refusalText(locale, refusal) };
     throw error;
   }
 }

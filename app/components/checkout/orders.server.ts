@@ -1,7 +1,7 @@
 import { data, redirectDocument } from 'react-router';
-import { translate, type Locale } from '../../../i18n';
-import { AppError, NotFoundError } from '../../../server/shared/errors';
+import type { Locale } from '../../../i18n';
 import type { StorefrontLoadContext } from '~/lib/context';
+import { refusalOf, refusalText } from './action-result.server';
 
 /** `?order_id=` or a route's `:id`, as an order id; anything else is a 404 page. */
 export function orderIdOf(value: string | null | undefined): number {
@@ -15,7 +15,7 @@ export async function ownOrderDetail(context: StorefrontLoadContext, userId: num
   try {
     return await context.services.orders.getOrderDetail(context.ctx, { userId, id, locale });
   } catch (error) {
-    if (error instanceof NotFoundError) throw data(null, { status: 404 });
+    if (refusalOf(error)?.httpStatus === 404) throw data(null, { status: 404 });
     throw error;
   }
 }
@@ -31,7 +31,8 @@ export async function payAction(context: StorefrontLoadContext, request: Request
     const started = await context.services.payments.startPayment(context.ctx, { orderId, origin: new URL(request.url).origin });
     return redirectDocument(started.redirectUrl);
   } catch (error) {
-    if (error instanceof AppError) return { error: translate(locale, error.messageKey, error.params) };
+    const refusal = refusalOf(error);
+    if (refusal) return { error: refusalText(locale, refusal) };
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { formatPrice } from '../../../server/shared/money';
 import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useToast } from '../account/toast';
+import { formatDate } from '../orders/order-list';
 import { AmountText } from './confirm-page';
 import { ClockIcon, LockSmallIcon } from './icons';
 
@@ -81,7 +82,7 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
             {order.payment_deadline ? (
               <p className="secure-note">
                 <ClockIcon size={14} />
-                {t('order.detail.payBy', { time: new Date(order.payment_deadline).toLocaleString(locale === 'zh-cn' ? 'zh-CN' : 'en') })}
+                {t('order.detail.payBy', { time: formatDate(order.payment_deadline, locale) })}
               </p>
             ) : null}
           </>

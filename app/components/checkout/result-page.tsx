@@ -22,12 +22,12 @@ const POLL_LIMIT_MS = 60_000;
 
 type Outcome = 'checking' | 'success' | 'fail' | 'pending' | 'cancelled';
 
-/** Settled when the order is paid, cancelled, or (on the fail page, or once the attempt failed) not paid. */
+/** Settled when the order is paid or cancelled, or the attempt failed; the fail page (the gateway's decline) settles at once. */
 function outcomeOf(status: PayStatus, expected: 'success' | 'fail'): Outcome {
   if (status.pay_status === PAID) return 'success';
   if (status.order_status === ORDER_CANCELLED) return 'cancelled';
   if (status.payment_status === 'failed' || status.payment_status === 'refunded' || status.payment_status === 'refund_pending') return 'fail';
-  if (expected === 'fail' && status.payment_status !== 'pending') return 'fail';
+  if (expected === 'fail') return 'fail';
   return 'checking';
 }
 

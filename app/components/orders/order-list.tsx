@@ -26,11 +26,16 @@ const COUNT_OF: Record<OrderTab, keyof OrderCounts> = {
   after_sales: 'after_sales',
 };
 
-export function formatDate(iso: string, locale: string, withTime = true): string {
+/** A date and time in UTC, labelled so: the same text on the server and in every browser (no hydration mismatch). */
+export function formatDate(iso: string, locale: string): string {
   return new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
-    dateStyle: 'medium',
-    ...(withTime ? { timeStyle: 'short' } : {}),
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
     timeZone: 'UTC',
+    timeZoneName: 'short',
   }).format(new Date(iso));
 }
 

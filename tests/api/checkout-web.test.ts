@@ -1,0 +1,149 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orders } from '../../server/db/schema';
+import { chinaAddress, makeBuyer, prepareSku, type Buyer } from '../support/buyers';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+/**
+ * The storefront side of checkout, over HTTP as a browser without JavaScript would use it:
+ * the header cart count never enters cached HTML, the checkout pages are login-only, Place
+ * order is idempotent, Pay hands over to the gateway, and another buyer's order is a 404.
+ */
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+/** A same-origin form post from a page, the session in the cookie (the CSRF rule for page forms). */
+function postForm(path: string, buyer: Buyer, fields: Record<string, string>) {
+  return fetch(server.url + path, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: server.url,
+      cookie: `access_token=${buyer.headers.token}`,
+    },
+    body: new URLSearchParams(fields).toString(),
+  });
+}
+
+function page(path: string, cookie?: string) {
+  return fetch(server.url + path, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+}
+
+async function buyerWithAddress() {
+  const buyer = await makeBuyer(server);
+  const added = await buyer.call('/v1/useraddress', { method: 'POST', body: chinaAddress });
+  expect(added.body.code).toBe(200);
+  return buyer;
+}
+
+describe('header cart count', () => {
+  it('is never part of the cached anonymous HTML: a visitor with a cart gets the same cached page', async () => {
+    const sku = await prepareSku(server, { stock: 20 });
+    const path = `/en/product/${sku.productId}`;
+    const first = await page(path);
+    const html = await first.text();
+    expect(first.status).toBe(200);
+    expect(html).toContain('data-testid="header-cart"');
+    expect(html).not.toContain('header-cart-count');
+
+    // A visitor fills a cart (cookie cart), then asks for the same page: a cache hit, without a count.
+    const added = await server.request('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
+    const cartCookie = added.headers.getSetCookie().find((cookie) => cookie.startsWith('cart_id='))!.split(';')[0];
+    const again = await page(path, cartCookie);
+    expect(again.headers.get('x-cache')).toBe('hit');
+    const cached = await again.text();
+    expect(cached).not.toContain('header-cart-count');
+    expect(cached).not.toContain('Cart, 3 items');
+    // The count comes from the API instead.
+    const count = await fetch(`${server.url}/v1/cart/count`, { headers: { cookie: cartCookie } }).then((response) => response.json());
+    expect(count.data.count).toBe(3);
+  });
+});
+
+describe('login-only pages', () => {
+  it.each(['/en/cart', '/en/my/address', '/en/order/confirm_order?sku_id=1&quantity=1', '/en/order/pay?order_id=1', '/en/my/order', '/en/my/order/1', '/zh-cn/result/success?order_id=1'])(
+    '%s answers the guard (401) to a visitor and is not cached',
+    async (path) => {
+      const response = await page(path);
+      expect(response.status).toBe(401);
+      expect(response.headers.get('x-cache')).toBeNull();
+    },
+  );
+});
+
+describe('confirm order and pay (no JavaScript)', () => {
+  it('prices on the server and shows the order info in both languages', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const cookie = `access_token=${buyer.headers.token}`;
+    const en = await (await page(`/en/order/confirm_order?sku_id=${sku.id}&quantity=2`, cookie)).text();
+    expect(en).toContain('Product price');
+    expect(en).toContain('Total paid');
+    expect(en).toContain('Li Lei');
+    const zh = await (await page(`/zh-cn/order/confirm_order?sku=${sku.id}&qty=2`, cookie)).text();
+    expect(zh).toContain('实付金额');
+    expect(zh).toContain('商品价格');
+  });
+
+  it('places one order per idempotency key however often the form is posted, then redirects to pay', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const fields = { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-double`, notes: 'Leave at the door' };
+    const answers = await Promise.all([1, 2, 3].map(() => postForm('/en/order/confirm_order', buyer, fields)));
+    const targets = new Set(answers.map((answer) => answer.headers.get('location')));
+    expect(answers.map((answer) => answer.status)).toEqual([302, 302, 302]);
+    expect(targets.size).toBe(1);
+    expect([...targets][0]).toMatch(/^\/en\/order\/pay\?order_id=\d+$/);
+    const placed = await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id));
+    expect(placed).toHaveLength(1);
+    expect(placed[0].notes).toBe('Leave at the door');
+  });
+
+  it('answers a refusal (not enough stock) as a message on the page, not an error page', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 1 });
+    const answer = await postForm('/en/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '5', idempotency_key: `test-${Date.now()}-stock` });
+    expect(answer.status).toBe(200);
+    expect(await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id))).toHaveLength(0);
+  });
+
+  it('hands Pay over to the sandbox payment page, and shows another buyer’s order as not found', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const placed = await postForm('/en/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-pay` });
+    const payPath = placed.headers.get('location')!;
+    const pay = await postForm(payPath, buyer, {});
+    expect([302, 303]).toContain(pay.status);
+    expect(pay.headers.get('location')).toMatch(/\/sandbox-gateway\/checkout\/cs_sbx_/);
+
+    const stranger = await makeBuyer(server);
+    const orderId = new URL(payPath, server.url).searchParams.get('order_id');
+    const cookie = `access_token=${stranger.headers.token}`;
+    expect((await page(`/en/my/order/${orderId}`, cookie)).status).toBe(404);
+    expect((await page(`/en/order/pay?order_id=${orderId}`, cookie)).status).toBe(404);
+    expect((await postForm(`/en/my/order/${orderId}`, stranger, { intent: 'cancel' })).status).toBe(404);
+    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, Number(orderId)));
+    expect(row.status).toBe(1);
+  });
+
+  it('cancels from the order page and says so in the page language', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const placed = await postForm('/zh-cn/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-cancel` });
+    const orderId = new URL(placed.headers.get('location')!, server.url).searchParams.get('order_id');
+    const cancelled = await postForm(`/zh-cn/my/order/${orderId}`, buyer, { intent: 'cancel' });
+    expect(cancelled.status).toBe(200);
+    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, Number(orderId)));
+    expect(row.status).toBe(60);
+    const detail = await (await page(`/zh-cn/my/order/${orderId}`, `access_token=${buyer.headers.token}`)).text();
+    expect(detail).toContain('订单已取消');
+  });
+});
