@@ -8,7 +8,6 @@
 // Runs under `node --import tsx` so it can create sessions with the shop's own code.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
@@ -16,6 +15,7 @@ import pg from 'pg';
 import { migrateDatabase, openDatabase } from '../server/db/client.ts';
 import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
 import { createSession } from '../server/domains/customers/sessions.service.ts';
+import { freePort, waitForReady } from '../tests/support/spawn-server.ts';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -27,26 +27,6 @@ const BUYERS = Number(args.buyers ?? 200);
 const STOCK = Number(args.stock ?? 50);
 const ROUNDS = Number(args.rounds ?? 5);
 const SESSION_SECRET = 'bench-orders-secret-'.padEnd(48, 'x');
-
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not become ready`);
-}
 
 const build = spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
@@ -79,7 +59,7 @@ async function startShop() {
   const child = spawn(process.execPath, ['build/app-server/main.js'], { env: { ...serverEnv, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/readyz`);
+  await waitForReady(url, 180_000);
   return { url, stop: async () => (child.kill('SIGTERM'), await exited) };
 }
 

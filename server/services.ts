@@ -1,7 +1,12 @@
+import * as addresses from './domains/addresses/addresses.service';
+import * as cart from './domains/cart/cart.service';
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
+import * as checkout from './domains/checkout/checkout.service';
+import * as orderPlacement from './domains/checkout/place-order.service';
 import * as content from './domains/content/content.service';
 import * as sessions from './domains/customers/sessions.service';
+import * as orders from './domains/orders/orders.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
 /**
@@ -10,6 +15,11 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  * copy of every service (and of its caches).
  */
 export const services = {
+  addresses,
+  cart,
+  checkout,
+  orderPlacement,
+  orders,
   catalogGroups,
   catalogProducts,
   content,
