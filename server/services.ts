@@ -1,10 +1,10 @@
 import * as addresses from './domains/addresses/addresses.service';
 import * as areas from './domains/areas/areas.service';
 import * as cart from './domains/cart/cart.service';
-import * as checkout from './domains/checkout/checkout.service';
-import * as placement from './domains/checkout/place-order.service';
 import * as catalogGroups from './domains/catalog/groups.service';
 import * as catalogProducts from './domains/catalog/products.service';
+import * as checkout from './domains/checkout/checkout.service';
+import * as orderPlacement from './domains/checkout/place-order.service';
 import * as content from './domains/content/content.service';
 import * as customers from './domains/customers/customers.service';
 import * as sessions from './domains/customers/sessions.service';
@@ -21,13 +21,13 @@ export const services = {
   addresses,
   areas,
   cart,
+  checkout,
+  orderPlacement,
+  orders,
   catalogGroups,
   catalogProducts,
-  checkout,
   content,
-  orders,
   payments,
-  placement,
   customers,
   sessions,
   siteSettings,

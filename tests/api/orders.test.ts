@@ -227,6 +227,15 @@ describe('shipping, tracking and emails', () => {
   });
 });
 
+describe('OpenAPI', () => {
+  it('documents the address, cart, checkout and order endpoints', async () => {
+    const paths = Object.keys((await server.request('/v1/openapi.json')).body.paths);
+    for (const path of ['/v1/useraddress/list', '/v1/cart/items/{sku_id}', '/v2/order/confirm', '/v2/order', '/v1/order/{id}/express', '/v1/order/cancel/{id}']) {
+      expect(paths).toContain(path);
+    }
+  });
+});
+
 describe('operator CLI (npm run shop)', () => {
   it('lists orders to ship, ships, tracks and delivers, printing readable lines', async () => {
     const buyer = await makeShopper(server);

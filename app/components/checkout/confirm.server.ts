@@ -88,7 +88,7 @@ export async function placeOrderAction(context: StorefrontLoadContext, request: 
   const key = fields.idempotency_key;
   if (!key || !IDEMPOTENCY_KEY.test(key)) return { ok: false as const, error: translate(locale, 'order.idempotencyKeyInvalid') };
   try {
-    const { order } = await context.services.placement.placeOrder(context.ctx, {
+    const { order } = await context.services.orderPlacement.placeOrder(context.ctx, {
       ...sourceInput(source),
       userId,
       address_id: positive(fields.address_id),

@@ -178,7 +178,8 @@ export async function createAddress(ctx: AppContext, input: { userId: number; ad
 export async function updateAddress(ctx: AppContext, input: { userId: number; address: AddressUpdate; locale: Locale }): Promise<AddressView> {
   const values = await resolveAddress(ctx, input.address);
   const row = await ctx.db.transaction(async (tx) => {
-    const [current] = await tx.select().from(userAddresses).where(ownAddress(input.userId, input.address.id)).for('update');
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('update');
+    const [current] = await tx.select().from(userAddresses).where(ownAddress(input.userId, input.address.id));
     if (!current) throw new NotFoundError('address.notFound');
     // Unsetting the only default is not possible: exactly one address stays the default.
     const makeDefault = input.address.is_default ?? current.isDefault;

@@ -12,7 +12,7 @@ import { IllegalTransitionError, lockOrder, moveOrder, type OrderRow } from './o
  * What the operator does to orders (the `npm run shop` CLI calls these): list what is
  * waiting to ship, ship with a carrier and tracking number, add tracking events, record
  * delivery. Delivery does not complete the order: the buyer confirms receipt, or the
- * sweep does ORDER_AUTO_CONFIRM_DAYS after shipping (ADR 0042).
+ * sweep does ORDER_AUTO_CONFIRM_DAYS after shipping (ADR 0040).
  */
 
 export interface OrderToShip {
