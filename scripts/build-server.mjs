@@ -3,7 +3,7 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: ['server/main.ts', 'server/cli/db.ts'],
+  entryPoints: ['server/main.ts', 'server/cli/db.ts', 'server/cli/shop.ts'],
   outdir: 'build/app-server',
   bundle: true,
   platform: 'node',

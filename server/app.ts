@@ -15,10 +15,12 @@ import { registerRequestContext } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { cartRoutes } from './http/routes/cart.routes';
+import { checkoutRoutes } from './http/routes/checkout.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
 import { sandboxGatewayRoutes } from './http/routes/sandbox-gateway.routes';
+import { orderRoutes } from './http/routes/order.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
@@ -99,6 +101,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(addressRoutes);
       await api.register(cartRoutes);
       await api.register(paymentRoutes, { env });
+      await api.register(orderRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
@@ -106,6 +109,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     },
     { prefix: '/v1' },
   );
+  await app.register(checkoutRoutes, { prefix: '/v2' });
   app.all('/v2/*', { schema: { hide: true } }, async (request) => {
     throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
   });

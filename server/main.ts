@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { buildApp, type BuildAppOptions } from './app';
 import { seedDemoData } from './db/seed';
+import { startOrderJobs } from './jobs/order-sweep';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
 import { loadEnv, type Env } from './shared/env';
 import { createLogger } from './shared/logger';
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
     const app = await buildApp({ appContext, ...(await storefrontOptions(mode)) });
     await app.listen({ port: env.PORT, host: env.HOST });
     log.info({ database: appContext.database.kind, sharedState: appContext.kv.kind, mode }, `shop ready on port ${env.PORT}`);
+    const orderJobs = startOrderJobs(appContext);
 
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
         log.error('shutdown took too long; exiting');
         process.exit(1);
       }, 15_000).unref();
+      await orderJobs.stop();
       await app.close();
       await closeAppContext(appContext);
       clearTimeout(force);

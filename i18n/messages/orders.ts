@@ -3,6 +3,10 @@ import { defineMessages } from '../define';
 /** Checkout, orders, shipping and the order emails. */
 export const orderMessages = defineMessages({
   en: {
+    'checkout.productPrice': 'Product price',
+    'checkout.shippingFee': 'Shipping fee',
+    'checkout.discount': 'Discount',
+    'checkout.totalPaid': 'Total paid',
     'order.notFound': 'Order not found',
     'order.cancelled': 'Canceled Successfully',
     'order.confirmed': 'Receipt confirmed',
@@ -70,6 +74,10 @@ export const orderMessages = defineMessages({
     'mail.order.signature': 'Thank you for shopping with {shop}.',
   },
   'zh-cn': {
+    'checkout.productPrice': '商品金额',
+    'checkout.shippingFee': '运费',
+    'checkout.discount': '优惠',
+    'checkout.totalPaid': '实付金额',
     'order.notFound': '订单不存在',
     'order.cancelled': '取消成功',
     'order.confirmed': '已确认收货',

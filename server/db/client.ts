@@ -17,8 +17,12 @@ export interface DatabaseHandle {
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-/** Beside this file when run from source; two levels up from the bundled server in build/app-server. */
-export const MIGRATIONS_DIR = [path.join(here, 'migrations'), path.resolve(here, '../../server/db/migrations')].find((dir) =>
+/** Beside this file when run from source; up from the bundled server in build/app-server (and its cli/). */
+export const MIGRATIONS_DIR = [
+  path.join(here, 'migrations'),
+  path.resolve(here, '../../server/db/migrations'),
+  path.resolve(here, '../../../server/db/migrations'),
+].find((dir) =>
   fs.existsSync(path.join(dir, 'meta', '_journal.json')),
 ) ?? path.join(here, 'migrations');
 

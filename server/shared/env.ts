@@ -36,6 +36,10 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Test knob: send Stripe SDK requests to a local fake instead of api.stripe.com. */
   STRIPE_API_BASE: z.string().url().optional(),
+  ORDER_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  ORDER_AUTO_CONFIRM_DAYS: z.coerce.number().int().min(1).max(365).default(10),
+  /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
+  ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string; SANDBOX_WEBHOOK_SECRET: string };

@@ -82,3 +82,18 @@ export async function stockOf(server: TestServer, skuId: number): Promise<number
   const [row] = await server.ctx.db.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, skuId));
   return row.stock;
 }
+
+/** A buyer with a saved address (CN unless given) who can place orders. */
+export async function makeShopper(server: TestServer, address: Record<string, unknown> = chinaAddress): Promise<Buyer & { addressId: number }> {
+  const buyer = await makeBuyer(server);
+  const created = await buyer.call('/v1/useraddress', { method: 'POST', body: address });
+  if (created.status !== 200) throw new Error(`address refused: ${created.text}`);
+  return Object.assign(buyer, { addressId: created.body.data.id as number });
+}
+
+/** Places an order through the API and returns its detail. */
+export async function placeOrderFor(buyer: Buyer, skuId: number, quantity = 1, headers: Record<string, string> = {}) {
+  const placed = await buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: skuId, quantity }] }, headers });
+  if (placed.status !== 200) throw new Error(`order refused: ${placed.text}`);
+  return placed.body.data as { id: number; order_no: string; status: number; total: { amount_minor: number } };
+}

@@ -4,7 +4,7 @@ import { cartItems } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { formatAmount, type Currency } from '../../shared/money';
-import { lineProblem, loadSkuFacts, propertiesText, type LineProblem, type SkuFacts } from '../checkout/sku-facts';
+import { assertLineBuyable, lineProblem, loadSkuFacts, propertiesText, type LineProblem, type SkuFacts } from '../checkout/sku-facts';
 import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './cart.schemas';
 
 /**
@@ -100,16 +100,6 @@ export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<numb
   return row.total;
 }
 
-/** Refuses a quantity the shelf cannot give right now, naming the product. */
-function assertBuyable(sku: SkuFacts | undefined, quantity: number, locale: Locale): asserts sku is SkuFacts {
-  if (!sku) throw new NotFoundError('cart.skuNotFound');
-  const name = pickText(sku.productName, locale);
-  const problem = lineProblem(sku, quantity);
-  if (problem === 'unlisted') throw new BadRequestError('cart.unlisted', { name });
-  if (problem === 'sold_out') throw new BadRequestError('cart.soldOut', { name });
-  if (problem === 'insufficient_stock') throw new BadRequestError('cart.notEnoughStock', { name, stock: sku.stock });
-}
-
 /** Adds to a line (creating it), never beyond stock or MAX_LINE_QUANTITY. */
 export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<number> {
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
@@ -118,7 +108,7 @@ export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuI
     .from(cartItems)
     .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)));
   const wanted = Math.min((current?.quantity ?? 0) + input.quantity, MAX_LINE_QUANTITY);
-  assertBuyable(sku, wanted, input.locale);
+  assertLineBuyable(sku, wanted, input.locale);
   if (!current) {
     const lines = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(cartItems).where(eq(cartItems.cartKey, input.cartKey));
     if (lines[0].n >= MAX_CART_LINES) throw new BadRequestError('cart.tooManyLines', { max: MAX_CART_LINES });
@@ -135,7 +125,7 @@ export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuI
 
 export async function setCartQuantity(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<void> {
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
-  assertBuyable(sku, input.quantity, input.locale);
+  assertLineBuyable(sku, input.quantity, input.locale);
   const updated = await ctx.db
     .update(cartItems)
     .set({ quantity: input.quantity, updatedAt: sql`now()` })

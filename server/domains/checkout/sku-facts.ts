@@ -1,7 +1,8 @@
 import { asc, eq, inArray } from 'drizzle-orm';
-import type { LocalizedText } from '../../../i18n/locales';
+import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { productImages, productProperties, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { Database } from '../../db/client';
+import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { isCurrency, type Currency } from '../../shared/money';
 
 /** Service note 4: "nationwide free shipping": the product adds no weight to the shipping fee. */
@@ -96,6 +97,16 @@ export function lineProblem(facts: SkuFacts, quantity: number): LineProblem | nu
   if (facts.stock <= 0) return 'sold_out';
   if (quantity > facts.stock) return 'insufficient_stock';
   return null;
+}
+
+/** Refuses a quantity the shelf cannot give right now, naming the product. */
+export function assertLineBuyable(sku: SkuFacts | undefined, quantity: number, locale: Locale): asserts sku is SkuFacts {
+  if (!sku) throw new NotFoundError('cart.skuNotFound');
+  const name = pickText(sku.productName, locale);
+  const problem = lineProblem(sku, quantity);
+  if (problem === 'unlisted') throw new BadRequestError('cart.unlisted', { name });
+  if (problem === 'sold_out') throw new BadRequestError('cart.soldOut', { name });
+  if (problem === 'insufficient_stock') throw new BadRequestError('cart.notEnoughStock', { name, stock: sku.stock });
 }
 
 export function propertiesText(properties: SkuFacts['properties'], pick: (text: LocalizedText) => string): string {

@@ -1,0 +1,227 @@
+// `npm run bench:orders`: a flash sale. For each round, 200 buyers (each with a session and
+// an address) order one unit of the same SKU at once; the SKU has 50 in stock. Checks that
+// exactly 50 orders are created, nothing is oversold and no request fails with a 5xx, and
+// prints orders/s and latency. The shop runs as `npm start` would, in its own process.
+//   npm run bench:orders                       embedded PGlite
+//   DATABASE_URL=postgres://... npm run bench:orders   PostgreSQL (a fresh database is created and dropped)
+// Options: --buyers=200 --stock=50 --rounds=5 --record (appends to docs/benchmarks.md)
+// Runs under `node --import tsx` so it can create sessions with the shop's own code.
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { migrateDatabase, openDatabase } from '../server/db/client.ts';
+import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
+import { createSession } from '../server/domains/customers/sessions.service.ts';
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, '').split('=');
+    return [key, value ?? 'true'];
+  }),
+);
+const BUYERS = Number(args.buyers ?? 200);
+const STOCK = Number(args.stock ?? 50);
+const ROUNDS = Number(args.rounds ?? 5);
+const SESSION_SECRET = 'bench-orders-secret-'.padEnd(48, 'x');
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not become ready`);
+}
+
+const build = spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
+if (build.status !== 0) process.exit(build.status ?? 1);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-orders-'));
+const adminUrl = process.env.DATABASE_URL;
+let databaseUrl;
+if (adminUrl) {
+  const name = `shop_bench_orders_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+}
+const serverEnv = {
+  ...process.env,
+  NODE_ENV: 'production',
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  SESSION_SECRET,
+  ORDER_SWEEP_INTERVAL_SECONDS: '0',
+  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+};
+
+async function startShop() {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['build/app-server/main.js'], { env: { ...serverEnv, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/readyz`);
+  return { url, stop: async () => (child.kill('SIGTERM'), await exited) };
+}
+
+function openShopDatabase() {
+  return openDatabase(databaseUrl ? { databaseUrl } : { embeddedDir: path.join(dataDir, 'db') });
+}
+
+function percentile(sorted, p) {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const results = [];
+try {
+  // 1. First start migrates and seeds the demo shop; stop it so the embedded database is free.
+  let shop = await startShop();
+  await shop.stop();
+
+  // 2. Buyers with sessions and addresses, and one SKU per round with STOCK units.
+  const handle = await openShopDatabase();
+  await migrateDatabase(handle);
+  const ctx = { db: handle.db, env: { SESSION_SECRET } };
+  const buyers = [];
+  for (let i = 0; i < BUYERS; i++) {
+    const [user] = await handle.db.insert(users).values({ email: `bench-${i}@example.com`, username: `bench-${i}` }).returning();
+    const [address] = await handle.db
+      .insert(userAddresses)
+      .values({
+        userId: user.id,
+        countryCode: 'CN',
+        provinceId: 'CN-GD',
+        provinceName: { en: 'Guangdong', 'zh-cn': '广东省' },
+        cityId: 'CN-GD-440100',
+        cityName: { en: 'Guangzhou', 'zh-cn': '广州市' },
+        detail: `${i} Tianhe Road`,
+        postalCode: '510000',
+        contactName: `Buyer ${i}`,
+        contactPhone: '+8613812345678',
+        isDefault: true,
+      })
+      .returning();
+    const session = await createSession(ctx, user.id);
+    buyers.push({ headers: { token: session.token, sign: session.sign, 'content-type': 'application/json', lang: 'en' }, addressId: address.id });
+  }
+  const skus = await handle.db
+    .select({ id: productSkus.id })
+    .from(productSkus)
+    .innerJoin(products, eq(products.id, productSkus.productId))
+    .where(eq(products.listed, true))
+    .orderBy(productSkus.id)
+    .limit(ROUNDS);
+  const skuIds = skus.map((sku) => sku.id);
+  await handle.db.update(productSkus).set({ stock: STOCK }).where(inArray(productSkus.id, skuIds));
+  await handle.close();
+
+  // 3. The flash sales.
+  shop = await startShop();
+  try {
+    for (const [round, skuId] of skuIds.entries()) {
+      const latencies = [];
+      const statuses = new Map();
+      const started = performance.now();
+      let lastSuccess = started;
+      await Promise.all(
+        buyers.map(async (buyer, i) => {
+          const sent = performance.now();
+          const response = await fetch(`${shop.url}/v2/order`, {
+            method: 'POST',
+            headers: { ...buyer.headers, 'idempotency-key': `bench-${round}-${i}` },
+            body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
+          }).catch(() => null);
+          await response?.arrayBuffer();
+          const now = performance.now();
+          latencies.push(now - sent);
+          const status = response?.status ?? 'network error';
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          if (status === 200) lastSuccess = Math.max(lastSuccess, now);
+        }),
+      );
+      const elapsed = performance.now() - started;
+      latencies.sort((a, b) => a - b);
+      const created = statuses.get(200) ?? 0;
+      results.push({
+        round: round + 1,
+        skuId,
+        created,
+        statuses: Object.fromEntries(statuses),
+        fiveXx: [...statuses].filter(([status]) => typeof status !== 'number' || status >= 500).reduce((sum, [, n]) => sum + n, 0),
+        ordersPerSecond: created / ((lastSuccess - started) / 1000),
+        requestsPerSecond: BUYERS / (elapsed / 1000),
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+      });
+      console.log(`round ${round + 1}: ${JSON.stringify(results.at(-1))}`);
+    }
+  } finally {
+    await shop.stop();
+  }
+
+  // 4. What the database says: exactly STOCK units sold per SKU, stock at zero.
+  const check = await openShopDatabase();
+  for (const result of results) {
+    const [sku] = await check.db.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, result.skuId));
+    const [sold] = await check.db
+      .select({ units: sql`coalesce(sum(${orderItems.quantity}), 0)`.mapWith(Number), orders: sql`count(distinct ${orders.id})`.mapWith(Number) })
+      .from(orderItems)
+      .innerJoin(orders, and(eq(orders.id, orderItems.orderId)))
+      .where(eq(orderItems.skuId, result.skuId));
+    result.stockLeft = sku.stock;
+    result.unitsSold = sold.units;
+    result.ordersInDatabase = sold.orders;
+    result.ok = sku.stock === 0 && sold.units === STOCK && sold.orders === STOCK && result.created === STOCK && result.fiveXx === 0;
+  }
+  await check.close();
+} finally {
+  if (databaseUrl) {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
+    await admin.end();
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+const database = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
+const header = '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|';
+const lines = results.map(
+  (r) =>
+    `| ${r.round} | ${r.created} | ${r.unitsSold} | ${r.stockLeft} | ${r.fiveXx} | ${Object.entries(r.statuses)
+      .filter(([status]) => status !== '200')
+      .map(([status, n]) => `${n} × ${status}`)
+      .join(', ')} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} |`,
+);
+const table = [header, ...lines].join('\n');
+const allOk = results.length === ROUNDS && results.every((r) => r.ok);
+console.log(`\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${STOCK} orders per round, nothing oversold, no 5xx`);
+if (args.record) {
+  fs.appendFileSync(
+    'docs/benchmarks.md',
+    `\n## ${new Date().toISOString().slice(0, 10)}: flash sale (bench/orders.mjs), ${database}\n\n${BUYERS} buyers order one unit each of one SKU with ${STOCK} in stock, all at once; ${ROUNDS} rounds. Machine: ${machine}\n\n${table}\n`,
+  );
+  console.log('Recorded in docs/benchmarks.md');
+}
+process.exit(allOk ? 0 : 1);

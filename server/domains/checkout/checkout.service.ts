@@ -1,0 +1,209 @@
+import { pickText, translate, type Locale } from '../../../i18n';
+import type { AppContext } from '../../shared/context';
+import { BadRequestError, NotFoundError } from '../../shared/errors';
+import { convert, formatAmount, rateToScaled, RATE_SCALE, type Currency } from '../../shared/money';
+import { addressView, defaultAddress, findAddress, type AddressView } from '../addresses/addresses.service';
+import { cartLines, userCartKey } from '../cart/cart.service';
+import { evaluateCoupon, findCoupon, type Coupon } from '../coupons/coupons.service';
+import { shippingFee, shippingRuleFor } from '../shipping/shipping.service';
+import { getSiteSettings } from '../site-settings/site-settings.service';
+import { MAX_ORDER_LINES } from './checkout.schemas';
+import { assertLineBuyable, loadSkuFacts, propertiesText, type SkuFacts } from './sku-facts';
+
+/**
+ * The price of an order, computed on the server from the catalogue, the address, the
+ * shipping rules and the coupon. Nothing money-related comes from the client.
+ */
+export interface QuoteInput {
+  userId: number;
+  items?: Array<{ sku_id: number; quantity: number }>;
+  from_cart?: boolean;
+  address_id?: number;
+  coupon_code?: string;
+  currency?: Currency;
+  locale: Locale;
+  now?: Date;
+}
+
+export interface QuoteLine {
+  sku: SkuFacts;
+  quantity: number;
+  /** In the settlement currency. */
+  unitPriceMinor: number;
+  lineTotalMinor: number;
+}
+
+export interface Quote {
+  lines: QuoteLine[];
+  fromCart: boolean;
+  address: Awaited<ReturnType<typeof findAddress>> | null;
+  coupon: Coupon | null;
+  currency: Currency;
+  displayCurrency: Currency;
+  /** Units of the display currency per settlement unit, in millionths (RATE_SCALE). */
+  displayRateMicros: number;
+  rates: Record<Currency, number>;
+  weightGrams: number;
+  goodsMinor: number;
+  shippingMinor: number;
+  discountMinor: number;
+  totalMinor: number;
+  displayTotalMinor: number;
+}
+
+async function requestedLines(ctx: AppContext, input: QuoteInput): Promise<Array<{ skuId: number; quantity: number }>> {
+  if (input.from_cart) {
+    const lines = await cartLines(ctx.db, userCartKey(input.userId));
+    if (lines.length === 0) throw new BadRequestError('order.cartEmpty');
+    if (lines.length > MAX_ORDER_LINES) throw new BadRequestError('order.tooManyLines', { max: MAX_ORDER_LINES });
+    return lines;
+  }
+  const items = input.items ?? [];
+  if (items.length === 0) throw new BadRequestError('order.empty');
+  if (new Set(items.map((item) => item.sku_id)).size !== items.length) throw new BadRequestError('order.duplicateSku');
+  return items.map((item) => ({ skuId: item.sku_id, quantity: item.quantity }));
+}
+
+export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Quote> {
+  const now = input.now ?? new Date();
+  const settings = await getSiteSettings(ctx);
+  const currency = settings.currency;
+  const rates = settings.exchange_rates;
+  const requested = await requestedLines(ctx, input);
+  const facts = await loadSkuFacts(ctx.db, requested.map((line) => line.skuId));
+  const lines: QuoteLine[] = requested.map(({ skuId, quantity }) => {
+    const sku = facts.get(skuId);
+    assertLineBuyable(sku, quantity, input.locale);
+    const unitPriceMinor = convert({ amountMinor: sku.priceMinor, currency: sku.currency }, currency, rates).amountMinor;
+    return { sku, quantity, unitPriceMinor, lineTotalMinor: unitPriceMinor * quantity };
+  });
+  const goodsMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0);
+  const weightGrams = lines.reduce((sum, line) => sum + (line.sku.freeShipping ? 0 : line.sku.weightGrams * line.quantity), 0);
+
+  let address = null;
+  if (input.address_id !== undefined) {
+    address = (await findAddress(ctx, { userId: input.userId, id: input.address_id })) ?? null;
+    if (!address) throw new NotFoundError('address.notFound');
+  } else {
+    address = (await defaultAddress(ctx, input.userId)) ?? null;
+  }
+  const shippingMinor = address ? shippingFee(await shippingRuleFor(ctx.db, address.countryCode), { weightGrams, goodsMinor }) : 0;
+
+  let coupon: Coupon | null = null;
+  let discountMinor = 0;
+  if (input.coupon_code) {
+    const check = evaluateCoupon(await findCoupon(ctx.db, input.coupon_code), goodsMinor, now);
+    if (!check.ok) {
+      const amount = check.minSpendMinor !== undefined ? formatAmount({ amountMinor: check.minSpendMinor, currency }) : '';
+      throw new BadRequestError(check.messageKey, { amount: `${amount} ${currency}` });
+    }
+    coupon = check.coupon;
+    discountMinor = check.discountMinor;
+  }
+
+  const totalMinor = goodsMinor + shippingMinor - discountMinor;
+  const displayCurrency = input.currency ?? currency;
+  const displayRateMicros = Number((rateToScaled(rates[displayCurrency]) * RATE_SCALE) / rateToScaled(rates[currency]));
+  return {
+    lines,
+    fromCart: Boolean(input.from_cart),
+    address,
+    coupon,
+    currency,
+    displayCurrency,
+    displayRateMicros,
+    rates,
+    weightGrams,
+    goodsMinor,
+    shippingMinor,
+    discountMinor,
+    totalMinor,
+    displayTotalMinor: amountView(totalMinor, currency, displayCurrency, displayRateMicros).display_amount_minor,
+  };
+}
+
+/** An amount in the settlement currency and, converted, in the buyer's display currency. */
+export interface AmountView {
+  amount_minor: number;
+  amount: string;
+  display_amount_minor: number;
+  display_amount: string;
+}
+
+export function amountView(amountMinor: number, currency: Currency, displayCurrency: Currency, displayRateMicros: number): AmountView {
+  // The frozen rate: display = settlement x rate, with the currencies' minor digits.
+  const display = convert({ amountMinor, currency }, displayCurrency, {
+    [currency]: 1,
+    [displayCurrency]: displayRateMicros / Number(RATE_SCALE),
+  } as Record<Currency, number>);
+  return {
+    amount_minor: amountMinor,
+    amount: formatAmount({ amountMinor, currency }),
+    display_amount_minor: display.amountMinor,
+    display_amount: formatAmount(display),
+  };
+}
+
+export function rateText(displayRateMicros: number): string {
+  return (displayRateMicros / Number(RATE_SCALE)).toFixed(6);
+}
+
+export interface ConfirmView {
+  lines: Array<{
+    sku_id: number;
+    product_id: number;
+    name: string;
+    properties: string;
+    image: string | null;
+    quantity: number;
+    unit_price: AmountView;
+    line_total: AmountView;
+  }>;
+  address: AddressView | null;
+  /** True when there is no address yet: the shipping fee is not known. */
+  needs_address: boolean;
+  currency: Currency;
+  display_currency: Currency;
+  exchange_rate: string;
+  weight_grams: number;
+  coupon: { code: string; discount: AmountView } | null;
+  product_price: AmountView;
+  shipping_fee: AmountView;
+  discount: AmountView;
+  total: AmountView;
+  labels: { product_price: string; shipping_fee: string; discount: string; total: string };
+}
+
+export async function confirmView(quote: Quote, locale: Locale): Promise<ConfirmView> {
+  const money = (minor: number) => amountView(minor, quote.currency, quote.displayCurrency, quote.displayRateMicros);
+  const pick = (text: Parameters<typeof pickText>[0]) => pickText(text, locale);
+  return {
+    lines: quote.lines.map((line) => ({
+      sku_id: line.sku.skuId,
+      product_id: line.sku.productId,
+      name: pick(line.sku.productName),
+      properties: propertiesText(line.sku.properties, pick),
+      image: line.sku.image,
+      quantity: line.quantity,
+      unit_price: money(line.unitPriceMinor),
+      line_total: money(line.lineTotalMinor),
+    })),
+    address: quote.address ? await addressView(quote.address, locale) : null,
+    needs_address: !quote.address,
+    currency: quote.currency,
+    display_currency: quote.displayCurrency,
+    exchange_rate: rateText(quote.displayRateMicros),
+    weight_grams: quote.weightGrams,
+    coupon: quote.coupon ? { code: quote.coupon.code, discount: money(quote.discountMinor) } : null,
+    product_price: money(quote.goodsMinor),
+    shipping_fee: money(quote.shippingMinor),
+    discount: money(quote.discountMinor),
+    total: money(quote.totalMinor),
+    labels: {
+      product_price: translate(locale, 'checkout.productPrice'),
+      shipping_fee: translate(locale, 'checkout.shippingFee'),
+      discount: translate(locale, 'checkout.discount'),
+      total: translate(locale, 'checkout.totalPaid'),
+    },
+  };
+}

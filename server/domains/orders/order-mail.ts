@@ -1,0 +1,88 @@
+import { asc, eq } from 'drizzle-orm';
+import { isLocale, pickText, translate, type Locale } from '../../../i18n';
+import { orderItems, orders, users } from '../../db/schema';
+import type { AppContext } from '../../shared/context';
+import { formatPrice, isCurrency } from '../../shared/money';
+import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
+import { getSiteSettings } from '../site-settings/site-settings.service';
+import { findCarrier, trackingUrl } from '../tracking/carriers';
+
+export type OrderMailKind = 'placed' | 'paid' | 'shipped';
+
+export interface OrderMailData {
+  locale: Locale;
+  shopName: string;
+  buyerName: string;
+  orderNo: string;
+  /** '￥128.00' in the settlement currency. */
+  total: string;
+  deadline: string;
+  items: Array<{ name: string; quantity: number }>;
+  orderUrl: string;
+  carrier?: string;
+  trackingNo?: string;
+  trackingUrl?: string;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * The order emails in the order's language, as text and simple HTML. Pure, so the
+ * payments domain can render its "payment received" mail with kind 'paid'.
+ */
+export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<OutgoingMail, 'to'> {
+  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate(data.locale, key, params);
+  const params = { orderNo: data.orderNo, total: data.total, deadline: data.deadline, carrier: data.carrier ?? '', trackingNo: data.trackingNo ?? '' };
+  const paragraphs = [
+    t('mail.order.greeting', { name: data.buyerName }),
+    t(`mail.order.${kind}.body`, params),
+    [t('mail.order.items'), ...data.items.map((item) => `- ${item.name} x ${item.quantity}`)].join('\n'),
+    ...(kind === 'shipped' && data.trackingUrl ? [t('mail.order.trackLink', { url: data.trackingUrl })] : []),
+    t('mail.order.viewLink', { url: data.orderUrl }),
+    t('mail.order.signature', { shop: data.shopName }),
+  ];
+  return {
+    subject: t(`mail.order.${kind}.subject`, params),
+    text: paragraphs.join('\n\n'),
+    html: paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('\n'),
+  };
+}
+
+/** Gathers what the mail shows from the order and sends it to the buyer. */
+export async function orderMailData(ctx: AppContext, orderId: number): Promise<{ to: string; data: OrderMailData } | null> {
+  const [row] = await ctx.db
+    .select({ order: orders, email: users.email, username: users.username })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, orderId));
+  if (!row) return null;
+  const { order } = row;
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
+  const items = await ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+  const settings = await getSiteSettings(ctx);
+  const currency = isCurrency(order.currency) ? order.currency : 'CNY';
+  const carrier = findCarrier(order.carrierCode);
+  const base = ctx.env.PUBLIC_URL?.replace(/\/$/, '') ?? '';
+  return {
+    to: row.email,
+    data: {
+      locale,
+      shopName: pickText(settings.shop_name, locale),
+      buyerName: order.address.contact_name || row.username,
+      orderNo: order.orderNo,
+      total: formatPrice({ amountMinor: order.totalMinor, currency }),
+      deadline: new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(order.paymentDeadline) + ' UTC',
+      items: items.map((item) => ({ name: pickText(item.productName, locale), quantity: item.quantity })),
+      orderUrl: `${base}/${locale}/my/order/${order.id}`,
+      ...(carrier && order.trackingNo
+        ? { carrier: pickText(carrier.name, locale), trackingNo: order.trackingNo, trackingUrl: trackingUrl(carrier.code, order.trackingNo) }
+        : {}),
+    },
+  };
+}
+
+export async function sendOrderMail(ctx: AppContext, input: { orderId: number; kind: OrderMailKind }): Promise<MailDelivery | null> {
+  const found = await orderMailData(ctx, input.orderId);
+  if (!found) return null;
+  return sendMail(ctx, { to: found.to, ...renderOrderMail(input.kind, found.data) });
+}

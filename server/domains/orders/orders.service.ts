@@ -1,0 +1,265 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { pickText, translate, type Locale } from '../../../i18n';
+import { orderItems, orders, orderStatusHistory } from '../../db/schema';
+import type { AppContext } from '../../shared/context';
+import { bumpContentVersion } from '../../shared/content-version';
+import { NotFoundError } from '../../shared/errors';
+import { isCurrency, type Currency } from '../../shared/money';
+import { amountView, rateText, type AmountView } from '../checkout/checkout.service';
+import { findCarrier, trackingUrl } from '../tracking/carriers';
+import { trackingProvider } from '../tracking/tracking.service';
+import { AFTER_SALE_STATUSES, ORDER_STATUS, PAY_STATUS } from './order-lifecycle';
+import { IllegalTransitionError, lockOrder, moveOrder, releaseOrderHolds, type Actor, type OrderRow, type Tx } from './order-state';
+import type { OrderListQuery } from './orders.schemas';
+
+type ItemRow = typeof orderItems.$inferSelect;
+
+function currencies(order: OrderRow): { currency: Currency; display: Currency } {
+  return {
+    currency: isCurrency(order.currency) ? order.currency : 'CNY',
+    display: isCurrency(order.displayCurrency) ? order.displayCurrency : 'CNY',
+  };
+}
+
+function moneyOf(order: OrderRow) {
+  const { currency, display } = currencies(order);
+  return (minor: number): AmountView => amountView(minor, currency, display, order.displayRateMicros);
+}
+
+function itemView(item: ItemRow, order: OrderRow, locale: Locale) {
+  const money = moneyOf(order);
+  return {
+    sku_id: item.skuId,
+    product_id: item.productId,
+    name: pickText(item.productName, locale),
+    properties: item.skuProperties.map((property) => `${pickText(property.name, locale)}: ${pickText(property.value, locale)}`).join(' / '),
+    image: item.image,
+    quantity: item.quantity,
+    unit_price: money(item.unitPriceMinor),
+    line_total: money(item.lineTotalMinor),
+  };
+}
+
+function summaryView(order: OrderRow, items: ItemRow[], locale: Locale) {
+  const { currency, display } = currencies(order);
+  return {
+    id: order.id,
+    order_no: order.orderNo,
+    status: order.status,
+    status_text: translate(locale, `order.status.${order.status}` as never),
+    pay_status: order.payStatus,
+    pay_status_text: translate(locale, `order.payStatus.${order.payStatus}` as never),
+    created_at: order.createdAt.toISOString(),
+    payment_deadline: order.status === ORDER_STATUS.pendingPayment ? order.paymentDeadline.toISOString() : null,
+    currency,
+    display_currency: display,
+    total: moneyOf(order)(order.totalMinor),
+    item_count: items.reduce((sum, item) => sum + item.quantity, 0),
+    items: items.map((item) => itemView(item, order, locale)),
+    can_cancel: order.status === ORDER_STATUS.pendingPayment,
+    can_confirm: order.status === ORDER_STATUS.pendingReceipt,
+  };
+}
+export type OrderSummary = ReturnType<typeof summaryView>;
+
+async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number, ItemRow[]>> {
+  const map = new Map<number, ItemRow[]>();
+  if (orderIds.length === 0) return map;
+  const rows = await ctx.db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id));
+  for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
+  return map;
+}
+
+function tabCondition(tab: OrderListQuery['status']): SQL | undefined {
+  if (tab === 'all') return undefined;
+  if (tab === 'after_sales') return inArray(orders.status, AFTER_SALE_STATUSES);
+  return eq(orders.status, Number(tab));
+}
+
+async function pagedOrders(ctx: AppContext, input: { userId: number; page: number; page_size: number; condition?: SQL; locale: Locale }) {
+  const where = and(eq(orders.userId, input.userId), input.condition);
+  const rows = await ctx.db
+    .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(orders)
+    .where(where)
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(input.page_size)
+    .offset((input.page - 1) * input.page_size);
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && input.page > 1) {
+    const [counted] = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).where(where);
+    total = counted.n;
+  }
+  const items = await itemsOf(ctx, rows.map((row) => row.order.id));
+  return {
+    records: rows.map((row) => summaryView(row.order, items.get(row.order.id) ?? [], input.locale)),
+    total,
+    page: input.page,
+    page_size: input.page_size,
+  };
+}
+
+/** `GET /v1/order/list`: the buyer's orders, newest first, filtered by tab. */
+export function listOrders(ctx: AppContext, input: { userId: number; query: OrderListQuery; locale: Locale }) {
+  return pagedOrders(ctx, { userId: input.userId, ...input.query, condition: tabCondition(input.query.status), locale: input.locale });
+}
+
+/** `GET /v1/order/afterSaleList`: orders in refund or exchange, or whose after-sale finished. */
+export function listAfterSaleOrders(ctx: AppContext, input: { userId: number; page: number; page_size: number; locale: Locale }) {
+  return pagedOrders(ctx, { ...input, condition: tabCondition('after_sales') });
+}
+
+/** `GET /v1/order/countByStatus`: the numbers on the My Orders tabs. */
+export async function countOrdersByStatus(ctx: AppContext, userId: number) {
+  const rows = await ctx.db
+    .select({ status: orders.status, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(orders)
+    .where(eq(orders.userId, userId))
+    .groupBy(orders.status);
+  const of = (status: number) => rows.find((row) => row.status === status)?.n ?? 0;
+  return {
+    all: rows.reduce((sum, row) => sum + row.n, 0),
+    pending_payment: of(ORDER_STATUS.pendingPayment),
+    pending_shipment: of(ORDER_STATUS.pendingShipment),
+    pending_receipt: of(ORDER_STATUS.pendingReceipt),
+    after_sales: rows.filter((row) => (AFTER_SALE_STATUSES as number[]).includes(row.status)).reduce((sum, row) => sum + row.n, 0),
+    by_status: Object.fromEntries(rows.map((row) => [String(row.status), row.n])),
+  };
+}
+
+/** The buyer's own order; someone else's is "not found", never "forbidden". */
+async function ownOrder(ctx: AppContext, userId: number, id: number): Promise<OrderRow> {
+  const [order] = await ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+    .limit(1);
+  if (!order) throw new NotFoundError('order.notFound');
+  return order;
+}
+
+function shipmentView(order: OrderRow, locale: Locale) {
+  if (!order.carrierCode || !order.trackingNo) return null;
+  const carrier = findCarrier(order.carrierCode);
+  return {
+    carrier_code: order.carrierCode,
+    carrier_name: carrier ? pickText(carrier.name, locale) : order.carrierCode,
+    tracking_no: order.trackingNo,
+    tracking_url: trackingUrl(order.carrierCode, order.trackingNo),
+    shipped_at: order.shippedAt?.toISOString() ?? null,
+    delivered_at: order.deliveredAt?.toISOString() ?? null,
+  };
+}
+
+/** `GET /v1/order/{id}`: everything the order detail page shows. */
+export async function getOrderDetail(ctx: AppContext, input: { userId: number; id: number; locale: Locale }) {
+  const order = await ownOrder(ctx, input.userId, input.id);
+  const [items, history] = await Promise.all([
+    itemsOf(ctx, [order.id]),
+    ctx.db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, order.id)).orderBy(asc(orderStatusHistory.id)),
+  ]);
+  const money = moneyOf(order);
+  const { locale } = input;
+  const address = order.address;
+  const region = [pickText(address.province_name, locale), pickText(address.city_name, locale)].filter(Boolean);
+  return {
+    ...summaryView(order, items.get(order.id) ?? [], locale),
+    contact: { name: address.contact_name, phone: address.contact_phone },
+    country_code: address.country_code,
+    country: pickText(address.country_name, locale),
+    region: region.join(locale === 'zh-cn' ? ' ' : ', '),
+    address: address.detail,
+    postal_code: address.postal_code,
+    price: {
+      product_price: money(order.goodsAmountMinor),
+      shipping_fee: money(order.shippingFeeMinor),
+      discount: money(order.discountMinor),
+      total: money(order.totalMinor),
+    },
+    exchange_rate: rateText(order.displayRateMicros),
+    coupon_code: order.couponCode,
+    notes: order.notes,
+    paid_at: order.paidAt?.toISOString() ?? null,
+    history: history.map((entry) => ({
+      status: entry.toStatus,
+      status_text: translate(locale, `order.status.${entry.toStatus}` as never),
+      pay_status: entry.payStatus,
+      actor: entry.actor,
+      note: translate(locale, entry.note as never),
+      at: entry.createdAt.toISOString(),
+    })),
+    shipment: shipmentView(order, locale),
+  };
+}
+export type OrderDetail = Awaited<ReturnType<typeof getOrderDetail>>;
+
+/**
+ * Cancels a locked unpaid order (status 1 -> 60, pay status 1 -> 3) and gives its stock
+ * and coupon use back, in the caller's transaction. Used by the buyer and the timeout sweep.
+ */
+export async function cancelUnpaid(tx: Tx, order: OrderRow, actor: Actor, now: Date): Promise<OrderRow> {
+  const cancelled = await moveOrder(tx, order, {
+    to: ORDER_STATUS.cancelled,
+    payStatus: PAY_STATUS.cancelled,
+    actor,
+    note: actor === 'buyer' ? 'order.history.cancelledByBuyer' : 'order.history.cancelledUnpaid',
+    set: { cancelledAt: now },
+  });
+  await releaseOrderHolds(tx, order);
+  return cancelled;
+}
+
+/** `PUT /v1/order/cancel/{id}`: only an order still awaiting payment. */
+export async function cancelOrderByBuyer(ctx: AppContext, input: { userId: number; id: number }): Promise<OrderRow> {
+  const cancelled = await ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.id);
+    if (!order || order.userId !== input.userId) throw new NotFoundError('order.notFound');
+    if (order.status !== ORDER_STATUS.pendingPayment || order.payStatus !== PAY_STATUS.pending) {
+      throw new IllegalTransitionError('order.cannotCancel');
+    }
+    return cancelUnpaid(tx, order, 'buyer', new Date());
+  });
+  await bumpContentVersion(ctx);
+  return cancelled;
+}
+
+/** Status 20 -> 30, by the buyer (`PUT /v1/order/confirm/{id}`) or the auto-confirm sweep. */
+export async function confirmReceiptLocked(tx: Tx, order: OrderRow, actor: Actor, now: Date): Promise<OrderRow> {
+  return moveOrder(tx, order, {
+    to: ORDER_STATUS.received,
+    actor,
+    note: actor === 'buyer' ? 'order.history.received' : 'order.history.autoReceived',
+    set: { receivedAt: now },
+  });
+}
+
+export async function confirmReceipt(ctx: AppContext, input: { userId: number; id: number }): Promise<OrderRow> {
+  return ctx.db.transaction(async (tx) => {
+    const order = await lockOrder(tx, input.id);
+    if (!order || order.userId !== input.userId) throw new NotFoundError('order.notFound');
+    if (order.status !== ORDER_STATUS.pendingReceipt) throw new IllegalTransitionError('order.cannotConfirm');
+    return confirmReceiptLocked(tx, order, 'buyer', new Date());
+  });
+}
+
+/** Events the shop records itself are told in the reader's language; operator notes as written. */
+function eventText(event: { kind: string; description: string }, shipment: { carrier_name: string; tracking_no: string }, locale: Locale): string {
+  if (event.kind === 'shipped') return translate(locale, 'tracking.shipped', { carrier: shipment.carrier_name, trackingNo: shipment.tracking_no });
+  if (event.kind === 'delivered' && !event.description) return translate(locale, 'tracking.delivered');
+  return event.description;
+}
+
+/** `GET /v1/order/{id}/express`: carrier, tracking number and events of the buyer's order. */
+export async function getOrderExpress(ctx: AppContext, input: { userId: number; id: number; locale: Locale }) {
+  const order = await ownOrder(ctx, input.userId, input.id);
+  const shipment = shipmentView(order, input.locale);
+  if (!shipment) throw new NotFoundError('order.notShipped');
+  const events = await trackingProvider().events(ctx.db, { orderId: order.id, carrierCode: shipment.carrier_code, trackingNo: shipment.tracking_no });
+  return {
+    ...shipment,
+    status: order.status,
+    events: events
+      .map((event) => ({ at: event.occurredAt.toISOString(), description: eventText(event, shipment, input.locale), kind: event.kind }))
+      .reverse(),
+  };
+}

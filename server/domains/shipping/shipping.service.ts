@@ -1,0 +1,55 @@
+import { inArray } from 'drizzle-orm';
+import { shippingRules } from '../../db/schema';
+import type { Database } from '../../db/client';
+
+export type ShippingRule = typeof shippingRules.$inferSelect;
+
+/** Country code of the rule that applies where no country has its own. */
+export const ANY_COUNTRY = '*';
+
+export async function shippingRuleFor(db: Database, countryCode: string): Promise<ShippingRule | null> {
+  const rows = await db.select().from(shippingRules).where(inArray(shippingRules.countryCode, [countryCode, ANY_COUNTRY]));
+  return rows.find((row) => row.countryCode === countryCode) ?? rows.find((row) => row.countryCode === ANY_COUNTRY) ?? null;
+}
+
+/**
+ * First weight + each started additional weight; free when the goods reach the rule's
+ * threshold or nothing in the parcel is charged by weight. Minor units of the settlement currency.
+ */
+export function shippingFee(rule: ShippingRule | null, parcel: { weightGrams: number; goodsMinor: number }): number {
+  if (!rule || parcel.weightGrams <= 0) return 0;
+  if (rule.freeOverMinor !== null && parcel.goodsMinor >= rule.freeOverMinor) return 0;
+  const extraWeight = Math.max(0, parcel.weightGrams - rule.firstWeightGrams);
+  const extraSteps = rule.additionalWeightGrams > 0 ? Math.ceil(extraWeight / rule.additionalWeightGrams) : 0;
+  return rule.firstFeeMinor + extraSteps * rule.additionalFeeMinor;
+}
+
+type RuleSeed = Omit<typeof shippingRules.$inferInsert, 'id' | 'updatedAt'>;
+const rule = (countryCode: string, first: [number, number], additional: [number, number], freeOverMinor: number | null): RuleSeed => ({
+  countryCode,
+  firstWeightGrams: first[0],
+  firstFeeMinor: first[1],
+  additionalWeightGrams: additional[0],
+  additionalFeeMinor: additional[1],
+  freeOverMinor,
+});
+
+/** The demo shop's rates (CNY fen): domestic, nearby Asia, Europe and North America/Oceania, anywhere else. */
+export const DEMO_SHIPPING_RULES: RuleSeed[] = [
+  rule('CN', [1000, 1200], [1000, 600], 19900),
+  rule('JP', [500, 4500], [500, 1500], 49900),
+  rule('SG', [500, 4500], [500, 1500], 49900),
+  rule('MY', [500, 4500], [500, 1500], 49900),
+  rule('GB', [500, 8800], [500, 3000], 89900),
+  rule('DE', [500, 8800], [500, 3000], 89900),
+  rule('FR', [500, 8800], [500, 3000], 89900),
+  rule('US', [500, 9800], [500, 3500], 99900),
+  rule('CA', [500, 9800], [500, 3500], 99900),
+  rule('AU', [500, 9800], [500, 3500], 99900),
+  rule(ANY_COUNTRY, [500, 12000], [500, 4500], null),
+];
+
+/** Writes the demo rules that are missing; never overwrites an operator's change. */
+export async function seedShippingRules(db: Database): Promise<void> {
+  await db.insert(shippingRules).values(DEMO_SHIPPING_RULES).onConflictDoNothing();
+}

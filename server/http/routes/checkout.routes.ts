@@ -1,0 +1,61 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { translate } from '../../../i18n';
+import { confirmOrderBody, createOrderBody, IDEMPOTENCY_KEY } from '../../domains/checkout/checkout.schemas';
+import { confirmView, quoteOrder } from '../../domains/checkout/checkout.service';
+import { placeOrder } from '../../domains/checkout/place-order.service';
+import { getOrderDetail } from '../../domains/orders/orders.service';
+import { BadRequestError } from '../../shared/errors';
+import { requireUser } from '../auth';
+import { envelopeOf, ok } from '../envelope';
+import { confirmSchema, orderDetailSchema } from './order-schemas';
+
+/** SPEC section 7's `/v2/order/confirm` and `/v2/order` (registered under /v2, as written). */
+export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.addHook('preHandler', requireUser);
+
+  app.post(
+    '/order/confirm',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Price an order before placing it: product price, shipping fee, discount, total paid, in the settlement and display currencies',
+        body: confirmOrderBody,
+        response: { 200: envelopeOf(confirmSchema) },
+      },
+    },
+    async (request) => {
+      const quote = await quoteOrder(request.ctx, { ...request.body, userId: request.ctx.user!.id, locale: request.ctx.locale });
+      return ok(await confirmView(quote, request.ctx.locale));
+    },
+  );
+
+  app.post(
+    '/order',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary: 'Place an order (status 1, pay status 1); the same Idempotency-Key answers the same order',
+        description: 'Send an `Idempotency-Key` header (or `idempotency_key` in the body), 8-128 of [A-Za-z0-9_-], unique per attempt to buy.',
+        body: createOrderBody,
+        response: { 200: envelopeOf(orderDetailSchema.extend({ created: z.boolean() })) },
+      },
+    },
+    async (request) => {
+      const raw = request.headers['idempotency-key'];
+      const header = Array.isArray(raw) ? raw[0] : raw;
+      if (header !== undefined && !IDEMPOTENCY_KEY.test(header)) throw new BadRequestError('order.idempotencyKeyInvalid');
+      const { idempotency_key: bodyKey, notes, ...rest } = request.body;
+      const userId = request.ctx.user!.id;
+      const { order, created } = await placeOrder(request.ctx, {
+        ...rest,
+        notes,
+        userId,
+        idempotencyKey: header ?? bodyKey,
+        locale: request.ctx.locale,
+      });
+      const detail = await getOrderDetail(request.ctx, { userId, id: order.id, locale: request.ctx.locale });
+      return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
+    },
+  );
+};

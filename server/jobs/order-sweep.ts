@@ -1,0 +1,106 @@
+import { and, asc, eq, lte } from 'drizzle-orm';
+import { orders } from '../db/schema';
+import { deleteStaleGuestCarts } from '../domains/cart/cart.service';
+import { ORDER_STATUS, PAY_STATUS } from '../domains/orders/order-lifecycle';
+import type { OrderRow, Tx } from '../domains/orders/order-state';
+import { cancelUnpaid, confirmReceiptLocked } from '../domains/orders/orders.service';
+import type { AppContext } from '../shared/context';
+import { bumpContentVersion } from '../shared/content-version';
+
+export interface SweepResult {
+  cancelled: number[];
+  confirmed: number[];
+  guestCartLinesDeleted: number;
+}
+
+const BATCH = 100;
+
+/**
+ * Claims due orders a batch at a time with FOR UPDATE SKIP LOCKED and moves each one in
+ * the same transaction, so several server copies sweeping at once never take the same
+ * order: a locked order is skipped by the others, and a moved one no longer matches.
+ */
+async function sweepBatches(ctx: AppContext, claim: (tx: Tx) => Promise<OrderRow[]>, act: (tx: Tx, order: OrderRow) => Promise<unknown>): Promise<number[]> {
+  const done: number[] = [];
+  for (;;) {
+    const batch = await ctx.db.transaction(async (tx) => {
+      const due = await claim(tx);
+      for (const order of due) await act(tx, order);
+      return due.map((order) => order.id);
+    });
+    done.push(...batch);
+    if (batch.length < BATCH) return done;
+  }
+}
+
+function claimUnpaid(tx: Tx, now: Date) {
+  return tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, ORDER_STATUS.pendingPayment), eq(orders.payStatus, PAY_STATUS.pending), lte(orders.paymentDeadline, now)))
+    .orderBy(asc(orders.paymentDeadline))
+    .limit(BATCH)
+    .for('update', { skipLocked: true });
+}
+
+function claimUnconfirmed(tx: Tx, shippedBefore: Date) {
+  return tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.status, ORDER_STATUS.pendingReceipt), lte(orders.shippedAt, shippedBefore)))
+    .orderBy(asc(orders.shippedAt))
+    .limit(BATCH)
+    .for('update', { skipLocked: true });
+}
+
+/**
+ * One pass of the order jobs, at `now` (tests pass a future time instead of waiting):
+ * cancels orders unpaid past their deadline (stock and coupon use given back exactly
+ * once), confirms receipt of orders shipped ORDER_AUTO_CONFIRM_DAYS ago, and drops
+ * guest carts nobody touched for a month.
+ */
+export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {}): Promise<SweepResult> {
+  const now = options.now ?? new Date();
+  const cancelled = await sweepBatches(ctx, (tx) => claimUnpaid(tx, now), (tx, order) => cancelUnpaid(tx, order, 'system', now));
+  const shippedBefore = new Date(now.getTime() - ctx.env.ORDER_AUTO_CONFIRM_DAYS * 24 * 60 * 60 * 1000);
+  const confirmed = await sweepBatches(ctx, (tx) => claimUnconfirmed(tx, shippedBefore), (tx, order) => confirmReceiptLocked(tx, order, 'system', now));
+  const guestCartLinesDeleted = await deleteStaleGuestCarts(ctx, now);
+  if (cancelled.length > 0) await bumpContentVersion(ctx);
+  if (cancelled.length + confirmed.length > 0) ctx.log.info({ cancelled: cancelled.length, confirmed: confirmed.length }, 'order sweep');
+  return { cancelled, confirmed, guestCartLinesDeleted };
+}
+
+export interface OrderJobs {
+  /** Stops the timer and waits for a sweep in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the sweep every `intervalSeconds` in this process (every copy runs it; the row
+ * locks keep them from doing the same work). The timer does not keep the process alive.
+ */
+export function startOrderJobs(ctx: AppContext, options: { intervalSeconds?: number } = {}): OrderJobs {
+  const intervalSeconds = options.intervalSeconds ?? ctx.env.ORDER_SWEEP_INTERVAL_SECONDS;
+  if (intervalSeconds <= 0) return { stop: async () => {} };
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = runOrderSweep(ctx)
+      .catch((error) => ctx.log.error({ err: error }, 'order sweep failed; will retry'))
+      .finally(() => (running = null));
+  };
+  const timer = setInterval(tick, intervalSeconds * 1000);
+  timer.unref();
+  // A first pass soon after start catches up on what fell due while no copy was running.
+  const first = setTimeout(tick, 1000);
+  first.unref();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      clearTimeout(first);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,263 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coupons, orderItems, orders, products, shippingRules } from '../../server/db/schema';
+import { chinaAddress, makeBuyer, prepareSku, stockOf, usAddress, type Buyer } from '../support/buyers';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+async function buyerWithAddress(address: Record<string, unknown> = chinaAddress): Promise<Buyer & { addressId: number }> {
+  const buyer = await makeBuyer(server);
+  const created = await buyer.call('/v1/useraddress', { method: 'POST', body: address });
+  expect(created.status).toBe(200);
+  return Object.assign(buyer, { addressId: created.body.data.id as number });
+}
+
+async function ruleFor(country: string) {
+  const [rule] = await server.ctx.db.select().from(shippingRules).where(eq(shippingRules.countryCode, country));
+  return rule;
+}
+
+describe('POST /v2/order/confirm', () => {
+  it('prices goods, shipping by destination and weight, and the total, with the default address', async () => {
+    const buyer = await buyerWithAddress(usAddress);
+    const sku = await prepareSku(server, { stock: 10 });
+    const { body } = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 2 }] } });
+    expect(body.code).toBe(200);
+    const rule = await ruleFor('US');
+    const weight = sku.weightGrams * 2;
+    const goods = sku.priceMinor * 2;
+    const expectedShipping =
+      rule.freeOverMinor !== null && goods >= rule.freeOverMinor
+        ? 0
+        : rule.firstFeeMinor + Math.ceil(Math.max(0, weight - rule.firstWeightGrams) / rule.additionalWeightGrams) * rule.additionalFeeMinor;
+    expect(body.data).toMatchObject({
+      currency: 'CNY',
+      display_currency: 'CNY',
+      needs_address: false,
+      weight_grams: weight,
+      product_price: { amount_minor: goods },
+      shipping_fee: { amount_minor: expectedShipping },
+      discount: { amount_minor: 0 },
+      total: { amount_minor: goods + expectedShipping },
+      labels: { product_price: 'Product price', shipping_fee: 'Shipping fee', discount: 'Discount', total: 'Total paid' },
+    });
+    expect(body.data.address.country_code).toBe('US');
+    expect(body.data.lines[0]).toMatchObject({ sku_id: sku.id, quantity: 2, unit_price: { amount_minor: sku.priceMinor } });
+  });
+
+  it('ships free over the threshold and does not weigh free-shipping products', async () => {
+    const buyer = await buyerWithAddress();
+    const rule = await ruleFor('CN');
+    const sku = await prepareSku(server, { stock: 99 });
+    const quantity = Math.ceil(rule.freeOverMinor! / sku.priceMinor);
+    const over = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity }] } });
+    expect(over.body.data.shipping_fee.amount_minor).toBe(0);
+    const free = await prepareSku(server, { stock: 5, freeShipping: true });
+    const weightless = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: free.id, quantity: 1 }] } });
+    expect(weightless.body.data.weight_grams).toBe(0);
+    expect(weightless.body.data.shipping_fee.amount_minor).toBe(0);
+  });
+
+  it('converts every amount into the display currency at the shop rate and says which rate', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const { body } = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }], currency: 'USD' } });
+    expect(body.data.display_currency).toBe('USD');
+    expect(body.data.exchange_rate).toBe('0.138900');
+    expect(body.data.total.display_amount_minor).toBe(Math.round(body.data.total.amount_minor * 0.1389));
+    const yen = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }], currency: 'JPY' } });
+    expect(yen.body.data.total.display_amount_minor).toBe(Math.round((yen.body.data.total.amount_minor / 100) * 21.37));
+  });
+
+  it('answers without an address: no shipping fee yet, needs_address true', async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 3 });
+    const { body } = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } });
+    expect(body.data).toMatchObject({ needs_address: true, address: null, shipping_fee: { amount_minor: 0 } });
+  });
+
+  it('ignores amounts sent by the client', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const honest = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } });
+    const tampered = await buyer.call('/v2/order/confirm', {
+      method: 'POST',
+      body: { items: [{ sku_id: sku.id, quantity: 1, price: 1, unit_price_minor: 1 }], total: 1, total_minor: 1, shipping_fee: 0, discount: 999999 },
+    });
+    expect(tampered.body.data.total).toEqual(honest.body.data.total);
+    expect(tampered.body.data.lines[0].unit_price.amount_minor).toBe(sku.priceMinor);
+  });
+
+  it('applies percentage and fixed coupons and refuses bad ones with a reason', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 50 });
+    const quantity = Math.ceil(20_000 / sku.priceMinor);
+    const goods = sku.priceMinor * quantity;
+    const items = [{ sku_id: sku.id, quantity }];
+    const percent = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items, coupon_code: 'welcome10' } });
+    expect(percent.body.data.discount.amount_minor).toBe(Math.floor(goods / 10));
+    expect(percent.body.data.coupon.code).toBe('WELCOME10');
+    const fixed = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items, coupon_code: 'SAVE30' } });
+    expect(fixed.body.data.discount.amount_minor).toBe(3_000);
+    expect(fixed.body.data.total.amount_minor).toBe(goods + fixed.body.data.shipping_fee.amount_minor - 3_000);
+
+    await server.ctx.db.insert(coupons).values([
+      { code: 'OLD5', kind: 'fixed', value: 500, expiresAt: new Date('2020-01-01') },
+      { code: 'GONE5', kind: 'fixed', value: 500, usageLimit: 1, usedCount: 1 },
+    ]);
+    const small = [{ sku_id: sku.id, quantity: 1 }];
+    const cases: Array<[string, typeof items, RegExp]> = [
+      ['NOPE', items, /^This coupon code is not valid$/],
+      ['OLD5', items, /^This coupon has expired$/],
+      ['GONE5', items, /^This coupon has been fully used$/],
+      ['SAVE30', small, /^This coupon needs a minimum spend of 200\.00 CNY$/],
+    ];
+    for (const [code, lines, message] of cases) {
+      const refused = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: lines, coupon_code: code } });
+      if (code === 'SAVE30' && sku.priceMinor >= 20_000) continue;
+      expect(refused.status, code).toBe(400);
+      expect(refused.body.msg).toMatch(message);
+    }
+  });
+
+  it.each([
+    [{ items: [] }, 400],
+    [{ items: [{ sku_id: 1, quantity: 0 }] }, 400],
+    [{ items: [{ sku_id: 1, quantity: -1 }] }, 400],
+    [{ items: [{ sku_id: 99_999_999, quantity: 1 }] }, 404],
+    [{}, 400],
+    [{ items: [{ sku_id: 1, quantity: 1 }], from_cart: true }, 400],
+    [{ items: [{ sku_id: 1, quantity: 1 }, { sku_id: 1, quantity: 2 }] }, 400],
+  ])('refuses %j', async (body, status) => {
+    const buyer = await makeBuyer(server);
+    const response = await buyer.call('/v2/order/confirm', { method: 'POST', body });
+    expect(response.status).toBe(status);
+    expect(response.body.msg).toBeTruthy();
+  });
+
+  it('refuses more than the stock and needs a session', async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 2 });
+    const response = await buyer.call('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 3 }] } });
+    expect(response.status).toBe(400);
+    expect(response.body.msg).toMatch(/^Only 2 left of /);
+    expect((await server.request('/v2/order/confirm', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } })).body.code).toBe(301);
+  });
+});
+
+describe('POST /v2/order', () => {
+  it('creates the order (status 1, pay status 1), takes the stock, snapshots lines and address, clears the cart', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const other = await prepareSku(server, { stock: 10 });
+    await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
+    await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: other.id, quantity: 1 } });
+    const placed = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: { from_cart: true, address_id: buyer.addressId, notes: 'Leave at the door', currency: 'USD' },
+      headers: { 'idempotency-key': 'cart-order-0001' },
+    });
+    expect(placed.status).toBe(200);
+    expect(placed.body.msg).toBe('Order placed');
+    const order = placed.body.data;
+    expect(order).toMatchObject({ status: 1, pay_status: 1, created: true, notes: 'Leave at the door', display_currency: 'USD', exchange_rate: '0.138900', country_code: 'CN' });
+    expect(order.items).toHaveLength(2);
+    expect(order.contact).toEqual({ name: 'Li Lei', phone: '+8613812345678' });
+    expect(order.history).toEqual([expect.objectContaining({ status: 1, note: 'Order placed', actor: 'buyer' })]);
+    expect(await stockOf(server, sku.id)).toBe(7);
+    expect(await stockOf(server, other.id)).toBe(9);
+    expect((await buyer.call('/v1/cart')).body.data.lines).toEqual([]);
+
+    // Snapshots do not follow later catalogue changes.
+    const [item] = await server.ctx.db.select().from(orderItems).where(eq(orderItems.skuId, sku.id));
+    await server.ctx.db.update(products).set({ name: { en: 'Renamed', 'zh-cn': '改名' } }).where(eq(products.id, sku.productId));
+    const detail = await buyer.call(`/v1/order/${order.id}`);
+    expect(detail.body.data.items.find((line: { sku_id: number }) => line.sku_id === sku.id).name).toBe(item.productName.en);
+    await server.ctx.db.update(products).set({ name: item.productName }).where(eq(products.id, sku.productId));
+  });
+
+  it('needs an address', async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const response = await buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } });
+    expect(response.status).toBe(400);
+    expect(response.body.msg).toBe('Please fill in the complete shipping address information');
+    const zh = await buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] }, headers: { lang: 'zh-cn' } });
+    expect(zh.body.msg).toBe('请填写完整的收货地址信息');
+  });
+
+  it("refuses another user's address with 404", async () => {
+    const owner = await buyerWithAddress();
+    const thief = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const response = await thief.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }], address_id: owner.addressId } });
+    expect(response.status).toBe(404);
+    expect(await stockOf(server, sku.id)).toBe(5);
+  });
+
+  it('stores the server price whatever the client sends', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 5 });
+    const placed = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: { items: [{ sku_id: sku.id, quantity: 1, price_minor: 1 }], total_minor: 1, total: '0.01', discount_minor: 100000 },
+    });
+    expect(placed.status).toBe(200);
+    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, placed.body.data.id));
+    expect(row.goodsAmountMinor).toBe(sku.priceMinor);
+    expect(row.totalMinor).toBe(sku.priceMinor + row.shippingFeeMinor);
+    expect(row.discountMinor).toBe(0);
+  });
+
+  it('creates one order for a double submit with the same key (header or body), taking stock once', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const body = { items: [{ sku_id: sku.id, quantity: 2 }], idempotency_key: 'double-click-0001' };
+    const answers = await Promise.all([
+      buyer.call('/v2/order', { method: 'POST', body }),
+      buyer.call('/v2/order', { method: 'POST', body }),
+      buyer.call('/v2/order', { method: 'POST', body: { items: body.items }, headers: { 'idempotency-key': 'double-click-0001' } }),
+    ]);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((answer) => answer.body.data.id)).size).toBe(1);
+    expect(answers.filter((answer) => answer.body.data.created)).toHaveLength(1);
+    expect(await stockOf(server, sku.id)).toBe(8);
+    const bad = await buyer.call('/v2/order', { method: 'POST', body: { items: body.items }, headers: { 'idempotency-key': 'x' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('never oversells: 30 parallel orders for a stock of 10 make exactly 10 orders', async () => {
+    const sku = await prepareSku(server, { stock: 10 });
+    const buyers = await Promise.all(Array.from({ length: 30 }, () => buyerWithAddress()));
+    const answers = await Promise.all(
+      buyers.map((buyer) => buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } })),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(statuses.filter((status) => status !== 200).every((status) => status === 409 || status === 400)).toBe(true);
+    expect(await stockOf(server, sku.id)).toBe(0);
+    const sold = await server.ctx.db.select().from(orderItems).where(eq(orderItems.skuId, sku.id));
+    expect(sold.reduce((sum, line) => sum + line.quantity, 0)).toBe(10);
+  });
+
+  it('counts coupon use atomically: a coupon for 2 uses serves exactly 2 of 5 parallel orders', async () => {
+    await server.ctx.db.insert(coupons).values({ code: 'TWICE', kind: 'fixed', value: 100, usageLimit: 2 });
+    const sku = await prepareSku(server, { stock: 50 });
+    const buyers = await Promise.all(Array.from({ length: 5 }, () => buyerWithAddress()));
+    const answers = await Promise.all(
+      buyers.map((buyer) => buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }], coupon_code: 'TWICE' } })),
+    );
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(2);
+    expect(answers.filter((answer) => answer.status >= 500)).toEqual([]);
+    const [coupon] = await server.ctx.db.select().from(coupons).where(eq(coupons.code, 'TWICE'));
+    expect(coupon.usedCount).toBe(2);
+    expect(await stockOf(server, sku.id)).toBe(48);
+  });
+});
