@@ -60,7 +60,6 @@ export async function startPayment(
       provider: provider.name,
       amountMinor: order.amountMinor,
       currency: order.currency,
-      locale: ctx.locale,
     })
     .returning();
   const base = (ctx.env.PUBLIC_URL ?? input.origin).replace(/\/$/, '');
