@@ -1,6 +1,6 @@
 import { defineMessages } from '../define';
 
-/** Paying for an order: API refusals, the sandbox gateway's hosted page, the payment mail. */
+/** Paying for an order: API refusals and the sandbox gateway's hosted page. */
 export const paymentMessages = defineMessages({
   en: {
     'field.order_id': 'Order ID',
@@ -26,10 +26,6 @@ export const paymentMessages = defineMessages({
     'sandbox.done.refunded': 'This payment was refunded.',
     'sandbox.continue': 'Return to the shop',
     'sandbox.notFound': 'Payment session not found',
-    'mail.paymentReceived.subject': 'Payment received for order {orderNo}',
-    'mail.paymentReceived.greeting': 'Hello,',
-    'mail.paymentReceived.body': 'We have received your payment of {amount} for order {orderNo}. We will ship it soon and let you know when it is on its way.',
-    'mail.paymentReceived.signoff': 'Thank you for shopping with us.',
   },
   'zh-cn': {
     'field.order_id': '订单 ID',
@@ -55,9 +51,5 @@ export const paymentMessages = defineMessages({
     'sandbox.done.refunded': '该笔支付已退款。',
     'sandbox.continue': '返回商店',
     'sandbox.notFound': '支付会话不存在',
-    'mail.paymentReceived.subject': '订单 {orderNo} 已收到付款',
-    'mail.paymentReceived.greeting': '您好：',
-    'mail.paymentReceived.body': '我们已收到您为订单 {orderNo} 支付的 {amount}。我们会尽快发货，发货后会再通知您。',
-    'mail.paymentReceived.signoff': '感谢您的惠顾。',
   },
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paymentEvents, payments, sandboxGatewaySessions } from '../../server/db/schema';
-import { makeBuyer, type Buyer } from '../support/buyers';
+import { makeBuyer, makeShopper, placeOrderFor, prepareSku, stockOf, type Buyer } from '../support/buyers';
 import { startTestServer, type TestServer } from '../support/test-server';
 import {
   cancelOrder,
@@ -81,6 +81,28 @@ describe('sandbox payments', () => {
     const done = await server.request(redirectUrl);
     expect(done.text).toContain('already been completed');
     expect(done.text).not.toContain('/pay"');
+  });
+
+  it('pays an order placed through checkout, and a buyer-cancelled order is refused then refunded if paid anyway', async () => {
+    const shopper = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const placed = await placeOrderFor(shopper, sku.id, 2);
+    const { redirectUrl } = await startPaying(shopper, placed.id);
+    expect((await server.request(redirectUrl)).status).toBe(200);
+    await press(redirectUrl, 'pay');
+    const detail = await shopper.call(`/v1/order/${placed.id}`);
+    expect(detail.body.data).toMatchObject({ status: 10, pay_status: 2 });
+    expect(detail.body.data.history.at(-1)).toMatchObject({ status: 10, pay_status: 2, actor: 'payment' });
+
+    const second = await placeOrderFor(shopper, sku.id, 1);
+    const open = await startPaying(shopper, second.id);
+    expect((await shopper.call(`/v1/order/cancel/${second.id}`, { method: 'PUT' })).body.code).toBe(200);
+    expect((await shopper.call('/v1/pay', { method: 'POST', body: { order_id: second.id } })).status).toBe(409);
+    // The buyer still had the gateway page open and paid: the money goes back, the stock stays given back.
+    await press(open.redirectUrl, 'pay');
+    expect((await paymentRow(server.ctx, open.paymentId)).status).toBe('refunded');
+    expect((await shopper.call(`/v1/order/${second.id}`)).body.data).toMatchObject({ status: 60, pay_status: 3 });
+    expect(await stockOf(server, sku.id)).toBe(3);
   });
 
   it('shows the hosted page in Chinese for a buyer paying in Chinese', async () => {

@@ -149,7 +149,6 @@ CREATE TABLE "payments" (
 	"amount_minor" integer NOT NULL,
 	"currency" text NOT NULL,
 	"status" text DEFAULT 'pending' NOT NULL,
-	"locale" text NOT NULL,
 	"refund_ref" text,
 	"last_error" text,
 	"paid_at" timestamp with time zone,

@@ -27,8 +27,6 @@ export const payments = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
     status: text('status').$type<PaymentState>().notNull().default('pending'),
-    /** The buyer's language when paying: the payment mail is written in it. */
-    locale: text('locale').$type<Locale>().notNull(),
     refundRef: text('refund_ref'),
     lastError: text('last_error'),
     paidAt: timestamp('paid_at', { withTimezone: true }),

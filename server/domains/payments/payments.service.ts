@@ -3,11 +3,11 @@ import { paymentEvents, payments } from '../../db/schema';
 import type { AppContext, RequestContext } from '../../shared/context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../orders/order-lifecycle';
+import { sendOrderMail } from '../orders/order-mail';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
 import { canTransition, type PaymentState } from './payment-lifecycle';
 import { WebhookVerificationError, type PaymentEvent, type PaymentProviderName } from './payment-provider';
 import { configuredProvider, providerNamed } from './payment-providers';
-import { sendPaymentReceivedMail } from './payment-mail';
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -60,7 +60,6 @@ export async function startPayment(
       provider: provider.name,
       amountMinor: order.amountMinor,
       currency: order.currency,
-      locale: ctx.locale,
     })
     .returning();
   const base = (ctx.env.PUBLIC_URL ?? input.origin).replace(/\/$/, '');
@@ -182,7 +181,8 @@ export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentPr
   });
 
   if (applied.outcome === 'paid' && applied.payment) {
-    await sendPaymentReceivedMail(ctx, applied.payment).catch((error) =>
+    // "Payment received", written by orders in the order's language.
+    await sendOrderMail(ctx, { orderId: applied.payment.orderId, kind: 'paid' }).catch((error) =>
       ctx.log.error({ err: error, paymentId: applied.payment!.id }, 'payments: payment mail not sent'),
     );
   }

@@ -1,6 +1,5 @@
 import { translator, type Locale } from '../../../../i18n';
 import { formatPrice, isCurrency } from '../../../shared/money';
-import { escapeHtml } from '../html';
 import { isExpired, type SandboxSession } from './sandbox-gateway.service';
 
 /** The page's own policy: no scripts at all, forms only back to this server. */
@@ -27,6 +26,10 @@ form{margin:0}button,.button{display:block;width:100%;font:inherit;font-weight:6
 .message{text-align:center;margin:8px 0 20px}
 button:focus-visible,.button:focus-visible{outline:3px solid #3b82f6;outline-offset:2px}
 `;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 function layout(locale: Locale, body: string): string {
   const t = translator(locale);
