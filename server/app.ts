@@ -19,7 +19,7 @@ import { healthRoutes } from './http/routes/health.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
-import { uploadedImageRoutes, uploadRoutes } from './http/routes/upload.routes';
+import { uploadRoutes } from './http/routes/upload.routes';
 import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
@@ -108,7 +108,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
 
   await app.register(imageRoutes, { dataDir: env.dataDir });
-  await app.register(uploadedImageRoutes, { dataDir: env.dataDir });
+  await app.register(imageRoutes, { dataDir: env.dataDir, folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {
