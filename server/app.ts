@@ -25,7 +25,7 @@ import { orderRoutes } from './http/routes/order.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
-import { uploadedImageRoutes, uploadRoutes } from './http/routes/upload.routes';
+import { uploadRoutes } from './http/routes/upload.routes';
 import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
@@ -122,7 +122,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   await app.register(imageRoutes, { dataDir: env.dataDir });
   if (env.PAYMENT_PROVIDER === 'sandbox') await app.register(sandboxGatewayRoutes, { env });
   registerPaymentsJobs(app, appContext);
-  await app.register(uploadedImageRoutes, { dataDir: env.dataDir });
+  await app.register(imageRoutes, { dataDir: env.dataDir, folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {

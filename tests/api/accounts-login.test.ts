@@ -62,6 +62,25 @@ describe('POST /v1/user/login', () => {
     expect((await loginRequest(server, user.email, 'nope', { lang: 'zh-cn' })).body.msg).toBe('邮箱或密码错误');
   });
 
+  it('spends about the same time on an unknown email as on a wrong password (a dummy scrypt runs)', async () => {
+    const user = await registerUser(server);
+    const median = async (email: string) => {
+      const times: number[] = [];
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const key = await newCaptcha(server);
+        const started = performance.now();
+        await server.request('/v1/user/login', { method: 'POST', body: { email, password: 'not it', dots: TEST_CAPTCHA, key } });
+        times.push(performance.now() - started);
+      }
+      return times.sort((a, b) => a - b)[1];
+    };
+    const known = await median(user.email);
+    const unknown = await median(uniqueEmail('timing'));
+    // Without the dummy hash an unknown email answers in a few milliseconds, tens of times faster.
+    expect(unknown / known).toBeGreaterThan(0.3);
+    expect(unknown / known).toBeLessThan(3);
+  });
+
   it('answers a wrong captcha with code 4001 before looking at the password', async () => {
     const user = await registerUser(server);
     const response = await server.request('/v1/user/login', {

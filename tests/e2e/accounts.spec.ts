@@ -1,9 +1,12 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { SMTPServer } from 'smtp-server';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, strictPage } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/test-server';
+
+// Journeys of several logins each: generous limits for a machine busy with the whole suite.
+vi.setConfig({ testTimeout: 90_000 });
 
 /** Every captcha accepts this answer (CAPTCHA_TEST_ANSWER), so journeys can get past it. */
 const CAPTCHA = '2468';
@@ -63,6 +66,9 @@ function forgiveHttpErrors(...statuses: number[]) {
   problems.splice(0, problems.length, ...problems.filter((problem) => !pattern.test(problem)));
 }
 
+/** Polls longer than Vitest's 1 s default: under a full parallel run a round trip can take seconds. */
+const poll: typeof expect.poll = (fn, options) => expect.poll(fn, { timeout: 15_000, ...options });
+
 let counter = 0;
 function newEmail(prefix: string) {
   counter += 1;
@@ -112,7 +118,7 @@ async function logOutFromAccountPage(page: Page, locale = 'en') {
   await page.goto(`${server.url}/${locale}/my/account`);
   await page.getByRole('button', { name: 'Log out', exact: true }).click();
   await page.waitForURL(new RegExp(`/${locale}/?$`));
-  await expect.poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
+  await poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
 }
 
 function codeFromMail(to: string): string | undefined {
@@ -142,7 +148,7 @@ describe('accounts journey', () => {
     // Register
     await openLoginModal(page);
     await accountDialog(page).getByRole('button', { name: 'No account, go register' }).click();
-    await expect.poll(() => accountDialog(page).locator('h2').first().innerText()).toBe('Create your account');
+    await poll(() => accountDialog(page).locator('h2').first().innerText()).toBe('Create your account');
     const register = accountDialog(page);
     await register.getByLabel('Username').fill(username);
     await register.getByLabel('Mobile number').fill('13912345678');
@@ -151,8 +157,8 @@ describe('accounts journey', () => {
     await register.getByRole('button', { name: 'Register' }).click();
     await answerCaptcha(page);
     await toast(page, 'Registration successful').waitFor();
-    await expect.poll(() => accountDialog(page).count()).toBe(0);
-    await expect.poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
+    await poll(() => accountDialog(page).count()).toBe(0);
+    await poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
 
     // My account shows the profile; log out goes home
     await page.locator('header .account-button--user').click();
@@ -162,13 +168,13 @@ describe('accounts journey', () => {
     await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await page.waitForURL(/\/en\/?$/);
     await toast(page, 'You have logged out').waitFor();
-    await expect.poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
+    await poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
 
     // Password login
     await openLoginModal(page);
     await passwordLogin(page, email, password);
     await toast(page, 'Login successful').waitFor();
-    await expect.poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
+    await poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
     await logOutFromAccountPage(page);
 
     // Code login: Get code asks the captcha, then counts down 60 s
@@ -183,18 +189,18 @@ describe('accounts journey', () => {
     expect(Number((await resend.innerText()).match(/\d+/)![0])).toBeGreaterThanOrEqual(58);
     // The countdown survives closing and reopening the modal.
     await page.keyboard.press('Escape');
-    await expect.poll(() => accountDialog(page).count()).toBe(0);
+    await poll(() => accountDialog(page).count()).toBe(0);
     await openLoginModal(page);
     await accountDialog(page)
       .getByRole('button', { name: /Resend in \d+s/ })
       .waitFor();
-    await expect.poll(() => codeFromMail(email)).toMatch(/^\d{6}$/);
+    await poll(() => codeFromMail(email)).toMatch(/^\d{6}$/);
     await accountDialog(page).getByLabel('Email', { exact: true }).filter({ visible: true }).fill(email);
     await accountDialog(page).getByLabel('Verification code').fill(codeFromMail(email)!);
     await accountDialog(page).getByRole('tabpanel').getByRole('button', { name: 'Log in' }).click();
     await toast(page, 'Login successful').waitFor();
-    await expect.poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
-  });
+    await poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
+  }, 120_000);
 });
 
 describe('login modal', () => {
@@ -206,26 +212,26 @@ describe('login modal', () => {
     const email = dialog.getByLabel('Email', { exact: true }).filter({ visible: true });
     await email.fill('not-an-email');
     await email.blur();
-    await expect.poll(() => errorOf(email)).toBe('Please enter a valid email address');
+    await poll(() => errorOf(email)).toBe('Please enter a valid email address');
     expect(await email.getAttribute('aria-invalid')).toBe('true');
     await email.fill('');
-    await expect.poll(() => errorOf(email)).toBe('Please enter your email address');
+    await poll(() => errorOf(email)).toBe('Please enter your email address');
 
     await dialog.getByRole('button', { name: 'Get code' }).click();
-    await expect.poll(() => errorOf(email)).toBe('Please enter your email');
-    await expect.poll(() => captchaDialog(page).count()).toBe(0);
+    await poll(() => errorOf(email)).toBe('Please enter your email');
+    await poll(() => captchaDialog(page).count()).toBe(0);
 
     await email.fill('buyer@example.com');
     await dialog.getByRole('tabpanel').getByRole('button', { name: 'Log in' }).click();
     const code = dialog.getByLabel('Verification code');
-    await expect.poll(() => errorOf(code)).toBe('Please enter the verification code');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('one-time-code');
+    await poll(() => errorOf(code)).toBe('Please enter the verification code');
+    await poll(() => page.evaluate(() => document.activeElement?.getAttribute('autocomplete'))).toBe('one-time-code');
 
     await dialog.getByRole('button', { name: 'No account, go register' }).click();
     const mobile = accountDialog(page).getByLabel('Mobile number');
     await mobile.fill('12345');
     await mobile.blur();
-    await expect.poll(() => errorOf(mobile)).toBe('Please enter a valid mobile number');
+    await poll(() => errorOf(mobile)).toBe('Please enter a valid mobile number');
   });
 
   it('speaks Chinese on Chinese pages', async () => {
@@ -236,13 +242,13 @@ describe('login modal', () => {
     await dialog.waitFor();
     expect(await dialog.locator('h2').first().innerText()).toBe('欢迎回来');
     await dialog.getByRole('tabpanel').getByRole('button', { name: '登录' }).click();
-    await expect.poll(() => errorOf(dialog.getByLabel('邮箱', { exact: true }).filter({ visible: true }))).toBe('请输入邮箱地址');
-    await expect.poll(() => errorOf(dialog.getByLabel('验证码', { exact: true }))).toBe('请输入验证码');
+    await poll(() => errorOf(dialog.getByLabel('邮箱', { exact: true }).filter({ visible: true }))).toBe('请输入邮箱地址');
+    await poll(() => errorOf(dialog.getByLabel('验证码', { exact: true }))).toBe('请输入验证码');
     await dialog.getByRole('button', { name: '没有账号，去注册' }).click();
     const mobile = dialog.getByLabel('手机号');
     await mobile.fill('10000000000');
     await mobile.blur();
-    await expect.poll(() => errorOf(mobile)).toBe('请输入正确的手机号码');
+    await poll(() => errorOf(mobile)).toBe('请输入正确的手机号码');
   });
 
   it('refreshes the captcha after a wrong answer and after a failed password login', async () => {
@@ -262,20 +268,20 @@ describe('login modal', () => {
     await picture.waitFor();
     const first = await picture.getAttribute('data-captcha-id');
     await answerCaptcha(page, '00000');
-    await expect.poll(() => captchaDialog(page).locator('.form-field__error').innerText()).toMatch(/captcha/i);
-    await expect.poll(() => picture.getAttribute('data-captcha-id')).not.toBe(first);
+    await poll(() => captchaDialog(page).locator('.form-field__error').innerText()).toMatch(/captcha/i);
+    await poll(() => picture.getAttribute('data-captcha-id')).not.toBe(first);
     const second = await picture.getAttribute('data-captcha-id');
 
     // The right answer with a wrong password: the message goes under the password field.
     await answerCaptcha(page);
-    await expect.poll(() => captchaDialog(page).count()).toBe(0);
+    await poll(() => captchaDialog(page).count()).toBe(0);
     const passwordField = panel.getByLabel('Password', { exact: true });
-    await expect.poll(() => errorOf(passwordField)).toBe('Incorrect email or password');
+    await poll(() => errorOf(passwordField)).toBe('Incorrect email or password');
 
     // Trying again asks for a fresh captcha (each works once).
     await panel.getByRole('button', { name: 'Log in' }).click();
     await picture.waitFor();
-    await expect.poll(() => picture.getAttribute('data-captcha-id')).not.toBe(second);
+    await poll(() => picture.getAttribute('data-captcha-id')).not.toBe(second);
     forgiveHttpErrors(400);
   });
 
@@ -289,7 +295,7 @@ describe('login modal', () => {
     await accountDialog(page).waitFor();
     const focused = () =>
       page.evaluate(() => document.activeElement?.getAttribute('name') ?? document.activeElement?.textContent ?? '');
-    await expect.poll(focused).toBe('email');
+    await poll(focused).toBe('email');
     expect(await accountDialog(page).getAttribute('aria-labelledby')).toBeTruthy();
     expect(await accountDialog(page).getAttribute('aria-modal')).toBe('true');
 
@@ -312,13 +318,13 @@ describe('login modal', () => {
     }
 
     await page.keyboard.press('Escape');
-    await expect.poll(() => accountDialog(page).count()).toBe(0);
-    await expect.poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
+    await poll(() => accountDialog(page).count()).toBe(0);
+    await poll(() => button.evaluate((element) => element === document.activeElement)).toBe(true);
 
     // Log in with the password tab, keys only.
     await page.keyboard.press('Enter');
     await accountDialog(page).waitFor();
-    await expect.poll(focused).toBe('email');
+    await poll(focused).toBe('email');
     await page.keyboard.press('Shift+Tab');
     expect(await focused()).toBe('Email code');
     await page.keyboard.press('ArrowRight');
@@ -330,11 +336,11 @@ describe('login modal', () => {
     await page.keyboard.type(user.password);
     await page.keyboard.press('Enter');
     await captchaDialog(page).locator('img[data-captcha-id]').waitFor();
-    await expect.poll(focused).toBe('dots');
+    await poll(focused).toBe('dots');
     await page.keyboard.type(CAPTCHA);
     await page.keyboard.press('Enter');
     await toast(page, 'Login successful').waitFor();
-    await expect.poll(() => page.locator('header .account-button--user').count()).toBe(1);
+    await poll(() => page.locator('header .account-button--user').count()).toBe(1);
   });
 
   it('opens when an API call answers 301 and shows the visitor as logged out', async () => {
@@ -347,7 +353,7 @@ describe('login modal', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await accountDialog(page).waitFor();
     expect(await accountDialog(page).locator('h2').first().innerText()).toBe('Welcome back');
-    await expect.poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
+    await poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
     forgiveHttpErrors(401);
   });
 });
@@ -367,14 +373,14 @@ describe('my account', () => {
 
     await input.setInputFiles('public/brand/icon.png');
     await toast(page, 'Saved').waitFor();
-    await expect.poll(() => page.locator('header .account-button--user img').getAttribute('src')).toMatch(/^\/uploads\//);
-    await expect.poll(() => page.locator('.image-upload__tile img').getAttribute('src')).toMatch(/^\/uploads\//);
+    await poll(() => page.locator('header .account-button--user img').getAttribute('src')).toMatch(/^\/uploads\//);
+    await poll(() => page.locator('.image-upload__tile img').getAttribute('src')).toMatch(/^\/uploads\//);
 
     const card = page.locator('section', { has: page.getByRole('heading', { name: 'Change password' }) });
     await card.getByLabel('Current password').fill(user.password);
     await card.getByLabel('New password').fill('short');
     await card.getByRole('button', { name: 'Change password' }).click();
-    await expect.poll(() => errorOf(card.getByLabel('New password'))).toBe('The password must be at least 8 characters');
+    await poll(() => errorOf(card.getByLabel('New password'))).toBe('The password must be at least 8 characters');
     await card.getByLabel('New password').fill('an even longer password');
     await card.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'Password changed').waitFor();
@@ -468,7 +474,7 @@ describe('Google sign-in', () => {
     await openLoginModal(page);
     await accountDialog(page).getByRole('button', { name: 'Continue with Google' }).click();
     await page.waitForURL(`${googleServer.url}/en/faq`);
-    await expect.poll(() => page.locator('header .account-button--user').count()).toBe(1);
+    await poll(() => page.locator('header .account-button--user').count()).toBe(1);
     await page.goto(`${googleServer.url}/en/my/account`);
     expect(await page.locator('.account-facts').innerText()).toContain(googleEmail.toLowerCase());
   });
@@ -477,6 +483,6 @@ describe('Google sign-in', () => {
     const page = await open();
     await page.goto(`${googleServer.url}/en/?login_error=google`);
     await toast(page, 'Google sign-in did not complete').waitFor();
-    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await poll(() => new URL(page.url()).search).toBe('');
   });
 });

@@ -40,7 +40,7 @@ export function TextField({
         {end}
       </div>
       {hint && !error ? (
-        <p className="form-field__hint" id={hintId}>
+        <p className="form-field__hint" id={hintId} role="status">
           {hint}
         </p>
       ) : null}

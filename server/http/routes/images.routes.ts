@@ -12,14 +12,15 @@ const imageQuery = z.object({
 });
 
 /**
- * `/images/<path>`: product and content images from DATA_DIR/images. `?w=` serves a
+ * `/images/<path>`: product and content images from DATA_DIR/images (and, registered with
+ * `folder: 'uploads'`, `/uploads/<path>`: pictures customers uploaded). `?w=` serves a
  * resized webp (widths snap to a fixed set), `?format=webp&q=50` a lighter copy (SPEC
  * section 7's favicon and image suffix).
  */
-export const imageRoutes: FastifyPluginAsyncZod<{ dataDir: string }> = async (app, { dataDir }) => {
-  const imagesRoot = path.join(dataDir, 'images');
-  const cacheRoot = path.join(dataDir, 'cache', 'images');
-  app.get('/images/*', { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
+export const imageRoutes: FastifyPluginAsyncZod<{ dataDir: string; folder?: 'images' | 'uploads' }> = async (app, { dataDir, folder = 'images' }) => {
+  const imagesRoot = path.join(dataDir, folder);
+  const cacheRoot = path.join(dataDir, 'cache', folder);
+  app.get(`/${folder}/*`, { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
     const relativePath = decodeURIComponent((request.params as { '*': string })['*']);
     const image = await imageVariant(imagesRoot, cacheRoot, { relativePath, width: request.query.w, quality: request.query.q, format: request.query.format });
     if (!image) throw new NotFoundError();

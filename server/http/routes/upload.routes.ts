@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { translate } from '../../../i18n';
 import { countAttempt } from '../../domains/customers/rate-limits';
-import { imageVariant } from '../../domains/media/image-variants';
 import { storeUploadedImage } from '../../domains/uploads/uploads.service';
-import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
+import { AppError, BadRequestError } from '../../shared/errors';
 import { requireUser } from '../auth';
 
 class UploadTooLargeError extends AppError {
@@ -63,28 +60,4 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       return { code: 0 as const, msg: translate(request.ctx.locale, 'accounts.upload.ok'), data: url };
     },
   );
-};
-
-const imageQuery = z.object({
-  w: z.coerce.number().int().min(16).max(4000).optional(),
-  q: z.coerce.number().int().min(1).max(100).optional(),
-  format: z.enum(['webp', 'original']).optional(),
-});
-
-/** `/uploads/<month>/<name>.webp`: uploaded images, with the same `?w=` and `?q=` variants as `/images`. */
-export const uploadedImageRoutes: FastifyPluginAsyncZod<{ dataDir: string }> = async (app, { dataDir }) => {
-  const root = path.join(dataDir, 'uploads');
-  const cacheRoot = path.join(dataDir, 'cache', 'uploads');
-  app.get('/uploads/*', { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
-    const relativePath = decodeURIComponent((request.params as { '*': string })['*']);
-    const image = await imageVariant(root, cacheRoot, { relativePath, width: request.query.w, quality: request.query.q, format: request.query.format });
-    if (!image) throw new NotFoundError();
-    reply.header('etag', image.etag);
-    reply.header('cache-control', 'public, max-age=604800, immutable');
-    reply.header('x-content-type-options', 'nosniff');
-    if (request.headers['if-none-match'] === image.etag) return reply.status(304).send();
-    reply.type(image.contentType);
-    reply.header('content-length', image.size);
-    return reply.send(fs.createReadStream(image.file));
-  });
 };
