@@ -16,7 +16,8 @@ async function call(url: string, method: string, body?: unknown, headers: Record
 }
 
 /** The built server with its real logger at the most verbose level: no secret of a whole sign-in may reach the log. */
-describe('tokens, signs, passwords and codes never reach the logs', { timeout: 120_000 }, () => {
+// A fresh embedded database pays for initdb first; on a busy 2-core machine that alone can take a minute.
+describe('tokens, signs, passwords and codes never reach the logs', { timeout: 240_000 }, () => {
   it('holds for register, login, emailed code and authenticated calls', async () => {
     const database = postgresAdminUrl ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') }) : undefined;
     await database?.handle.close();
@@ -35,7 +36,7 @@ describe('tokens, signs, passwords and codes never reach the logs', { timeout: 1
       await freePort(),
     );
     try {
-      await waitForReady(server.url);
+      await waitForReady(server.url, 180_000);
       const captcha = async () => (await call(`${server.url}/v1/captcha`, 'POST', { captcha_type: 'digit' })).body.data.id;
       const password = 'Very-Secret-Password-77';
       const email = `logs-${Date.now()}@example.com`;
