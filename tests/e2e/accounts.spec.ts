@@ -163,7 +163,7 @@ describe('accounts journey', () => {
     // My account shows the profile; log out goes home
     await page.locator('header .account-button--user').click();
     await page.waitForURL(/\/en\/my\/account$/);
-    expect(await page.locator('h1').innerText()).toBe(`Hello, ${username}`);
+    await page.locator('h1', { hasText: `Hello, ${username}` }).waitFor();
     expect(await page.locator('.account-facts').innerText()).toContain('139****5678');
     await page.getByRole('button', { name: 'Log out', exact: true }).click();
     await page.waitForURL(/\/en\/?$/);
