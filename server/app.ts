@@ -113,9 +113,13 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       prefix: '/',
       wildcard: false,
       decorateReply: false,
+      // The build writes .br/.gz copies of scripts and styles; cache lifetimes are set just below.
+      preCompressed: true,
+      cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }
