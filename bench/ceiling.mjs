@@ -1,14 +1,16 @@
 // The reference for every benchmark ratio: a bare Fastify JSON route on the same machine,
 // in its own process, measured in the same run as the shop.
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
 app.get('/', async () => ({ hello: 'world' }));
-// The same number of bytes a shop target sends, so transfer cost and stack cost can be told apart.
+// The same number of bytes a shop target sends (random, like the compressed pages), so
+// transfer cost and stack cost can be told apart.
 const payloads = new Map();
 app.get('/bytes', async (request, reply) => {
   const size = Math.min(Number(request.query.n) || 0, 10_000_000);
-  if (!payloads.has(size)) payloads.set(size, Buffer.alloc(size, 'x'));
+  if (!payloads.has(size)) payloads.set(size, randomBytes(size));
   return reply.type('text/html; charset=utf-8').header('content-encoding', 'gzip').send(payloads.get(size));
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

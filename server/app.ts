@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
@@ -8,10 +7,10 @@ import swagger from '@fastify/swagger';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { registerCsrfProtection } from './http/csrf';
-import { registerResponseCache } from './http/response-cache';
+import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerErrorHandling } from './http/error-handler';
-import { registerRequestContext } from './http/request-context';
+import { registerRequestContext, requestIdOf } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
@@ -41,21 +40,18 @@ export interface BuildAppOptions {
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
 }
 
-const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
-
 export async function buildApp({ appContext, storefront, devMiddleware }: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = appContext;
+  // Cache hits are answered in front of Fastify once the response cache exists (server/http/response-cache.ts).
+  let frontDoor: FrontDoor | undefined;
   const app = Fastify({
+    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor),
     loggerInstance: appContext.log as FastifyBaseLogger,
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
-    // An upstream proxy's id is kept so one request can be followed across hops.
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: requestIdOf,
     routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 
@@ -65,7 +61,13 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   const secureCookies = env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
   // First hooks of every request: the response cache answers repeats before anything else runs.
   registerSecurityHeaders(app, { https: Boolean(env.PUBLIC_URL?.startsWith('https:')) });
-  const responseCache = registerResponseCache(app, { appContext, ttlSeconds: env.PAGE_CACHE_TTL_SECONDS, secureCookies });
+  const responseCache = registerResponseCache(app, {
+    appContext,
+    ttlSeconds: env.PAGE_CACHE_TTL_SECONDS,
+    secureCookies,
+    https: Boolean(env.PUBLIC_URL?.startsWith('https:')),
+  });
+  frontDoor = responseCache?.frontDoor;
 
   await app.register(cookie);
   await app.register(compress, {
@@ -131,9 +133,13 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       prefix: '/',
       wildcard: false,
       decorateReply: false,
+      // The build writes .br/.gz copies of scripts and styles; cache lifetimes are set just below.
+      preCompressed: true,
+      cacheControl: false,
       setHeaders(res, filePath) {
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+        res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }

@@ -83,10 +83,26 @@ function exactCopy(view: Buffer): Buffer {
   return copy;
 }
 
+export type Encoding = 'br' | 'gzip';
+
+/** What an Accept-Encoding header allows; browsers send a handful of distinct values, so they are remembered. */
+const acceptedEncodings = new Map<string, { br: boolean; gzip: boolean }>();
+
+function accepts(acceptEncoding: string) {
+  let accepted = acceptedEncodings.get(acceptEncoding);
+  if (accepted) return accepted;
+  const lower = acceptEncoding.toLowerCase();
+  accepted = { br: /\bbr\b/.test(lower), gzip: /\bgzip\b/.test(lower) };
+  if (acceptedEncodings.size >= 256) acceptedEncodings.clear();
+  acceptedEncodings.set(acceptEncoding, accepted);
+  return accepted;
+}
+
 /** Picks the smallest encoding the client accepts. */
-export function chooseEncoding(acceptEncoding: string | undefined, page: CachedPage): { body: Buffer; encoding?: 'br' | 'gzip' } {
-  const accepted = (acceptEncoding ?? '').toLowerCase();
-  if (page.brotli && /\bbr\b/.test(accepted)) return { body: page.brotli, encoding: 'br' };
-  if (page.gzip && /\bgzip\b/.test(accepted)) return { body: page.gzip, encoding: 'gzip' };
+export function chooseEncoding(acceptEncoding: string | undefined, page: CachedPage): { body: Buffer; encoding?: Encoding } {
+  if (!acceptEncoding || !page.gzip) return { body: page.body };
+  const accepted = accepts(acceptEncoding);
+  if (page.brotli && accepted.br) return { body: page.brotli, encoding: 'br' };
+  if (accepted.gzip) return { body: page.gzip, encoding: 'gzip' };
   return { body: page.body };
 }

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, normalizeLocale, type Locale } from '../../i18n/locales';
 import type { AppContext, RequestContext } from '../shared/context';
@@ -37,13 +39,26 @@ function cookieLocale(value: string | undefined): Locale | undefined {
  * cookie, then Accept-Language, then Chinese.
  */
 export function requestLocale(request: FastifyRequest): Locale {
-  const header = request.headers.lang;
+  return headersLocale(request.headers, request.cookies?.[LOCALE_COOKIE]);
+}
+
+/** requestLocale from the raw headers alone (parsedCookie when the cookie parser already ran). */
+export function headersLocale(headers: IncomingHttpHeaders, parsedCookie?: string): Locale {
+  const header = headers.lang;
   return (
     normalizeLocale(Array.isArray(header) ? header[0] : header) ??
-    cookieLocale(request.cookies?.[LOCALE_COOKIE] ?? rawCookie(request.headers.cookie, LOCALE_COOKIE)) ??
-    localeFromAcceptLanguage(request.headers['accept-language']) ??
+    cookieLocale(parsedCookie ?? rawCookie(headers.cookie, LOCALE_COOKIE)) ??
+    localeFromAcceptLanguage(headers['accept-language']) ??
     DEFAULT_LOCALE
   );
+}
+
+const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
+
+/** An upstream proxy's id is kept so one request can be followed across hops; otherwise a new one. */
+export function requestIdOf(raw: IncomingMessage): string {
+  const incoming = raw.headers['x-request-id'];
+  return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
 }
 
 function requestClient(request: FastifyRequest): number {

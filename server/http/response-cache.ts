@@ -1,10 +1,12 @@
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLocale } from '../../i18n/locales';
 import type { AppContext } from '../shared/context';
-import { currentContentVersion } from '../shared/content-version';
-import { chooseEncoding, PageCache, type CachedPage } from './page-cache';
+import { currentContentVersion, peekContentVersion } from '../shared/content-version';
+import { chooseEncoding, PageCache, type CachedPage, type Encoding } from './page-cache';
 import { CSRF_COOKIE } from './csrf';
-import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawCookie, requestLocale } from './request-context';
+import { headersLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawCookie, requestIdOf } from './request-context';
+import { securityHeaders } from './security-headers';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -20,66 +22,183 @@ declare module 'fastify' {
 
 /** Cookies whose value changes the HTML of an anonymous page. */
 const PAGE_VARYING_COOKIES = ['color_mode', 'currency'] as const;
+const PAGE_CACHE_CONTROL = 'no-cache';
+const PAGE_VARY = 'Cookie, Accept-Encoding';
+const API_TYPE = 'application/json; charset=utf-8';
+const API_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+const API_VARY = 'lang, Accept-Language, Cookie, Accept-Encoding';
+
+/** Headers a hit sets itself, so a cached page's own copies are left out. */
+const HIT_HEADERS = new Set(['cache-control', 'vary', 'x-cache', 'x-request-id']);
 
 function pathLocaleOf(url: string) {
-  const first = url.split('?')[0].split('/')[1];
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const end = path.indexOf('/', 1);
+  const first = end === -1 ? path.slice(1) : path.slice(1, end);
   return isLocale(first) ? first : undefined;
+}
+
+/**
+ * The keys are made from the raw request only (URL, Host, the cookies and headers that
+ * change the answer), so the same key comes out before routing (the front door below) and
+ * after it (the Fastify hook). Host and X-Forwarded-Host are both part of a page's key
+ * because absolute links in the HTML are built from the host the visitor asked for.
+ */
+function pageKey(raw: IncomingMessage, version: string): string | undefined {
+  const url = raw.url ?? '/';
+  const cookies = raw.headers.cookie;
+  if (!pathLocaleOf(url) || rawCookie(cookies, 'access_token')) return undefined;
+  const forwardedHost = raw.headers['x-forwarded-host'] ?? '';
+  const varying = cookies ? PAGE_VARYING_COOKIES.map((name) => rawCookie(cookies, name) ?? '').join('|') : '|';
+  return `page|${raw.headers.host}|${forwardedHost}${url}|${varying}|${version}`;
+}
+
+function apiKey(raw: IncomingMessage, version: string): string {
+  return `api|${headersLocale(raw.headers)}|${raw.url}|${version}`;
+}
+
+/** Answers a request straight from the cache; false when Fastify has to handle it. */
+export type FrontDoor = (raw: IncomingMessage, res: ServerResponse) => boolean;
+
+/**
+ * Fastify's own HTTP server with the response cache in front of its handler: a hit is
+ * written with precomputed header lists before Fastify routes the request or runs a
+ * hook (docs/decisions/0030-cache-hits-before-fastify.md). Everything else goes to Fastify.
+ */
+export function serverWithFrontDoor(
+  handler: RequestListener,
+  options: { http?: http.ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number },
+  frontDoor: () => FrontDoor | undefined,
+): http.Server {
+  const server = http.createServer(options.http ?? {}, (raw, res) => {
+    if (frontDoor()?.(raw, res)) return;
+    handler(raw, res);
+  });
+  if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
+  if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
+  server.setTimeout(options.connectionTimeout ?? 0);
+  if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  return server;
 }
 
 export interface ResponseCache {
   /** Stores a rendered anonymous page or API answer under the key its request was given. */
   store(request: FastifyRequest, response: { status: number; headers: Headers; body: Buffer }): CachedPage | undefined;
   send(request: FastifyRequest, reply: FastifyReply, entry: CachedPage, state: 'hit' | 'miss'): FastifyReply;
+  /** Serves hits on the raw request before Fastify sees it (see serverWithFrontDoor). */
+  frontDoor: FrontDoor;
+}
+
+/** A cached entry's response headers for each way it can be sent, made on its first hit. */
+interface PreparedHeads {
+  identity: string[];
+  gzip: string[];
+  br: string[];
+  notModified: string[];
 }
 
 /**
  * Anonymous pages and public catalogue answers are the same for every visitor with the
  * same language and display cookies, so they are rendered once per content version and
- * kept per process with compressed copies. The lookup runs as the first hook of a request,
- * before cookie parsing, compression and the rest, so a hit costs little more than a bare
- * route; every change to what those pages show bumps the shared content version.
+ * kept per process with compressed copies. Hits are answered in front of Fastify
+ * (frontDoor) while this process knows the current content version; the `onRequest` hook
+ * below is the second chance (first hook of a request, before cookie parsing, compression
+ * and the rest) and where misses get their key. Every change to what those pages show
+ * bumps the shared content version.
  */
 export function registerResponseCache(
   app: FastifyInstance,
-  options: { appContext: AppContext; ttlSeconds: number; secureCookies: boolean },
+  options: { appContext: AppContext; ttlSeconds: number; secureCookies: boolean; https: boolean },
 ): ResponseCache | null {
   if (options.ttlSeconds <= 0) return null;
+  const { appContext } = options;
   const cache = new PageCache({ ttlMs: options.ttlSeconds * 1000, maxEntries: 5_000, maxBytes: 192 * 1024 * 1024 });
   const cookieSuffix = `; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE}; SameSite=Lax${options.secureCookies ? '; Secure' : ''}`;
+  const security = Object.entries(securityHeaders({ https: options.https })).flat();
+  const prepared = new WeakMap<CachedPage, PreparedHeads>();
+  const logHits = appContext.log.isLevelEnabled('info');
 
   const keyFor = async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== 'GET') return undefined;
     const config = request.routeOptions.config;
-    const cookies = request.headers.cookie;
-    if (config.publicCache) {
-      return `api|${requestLocale(request)}|${request.url}|${await currentContentVersion(options.appContext)}`;
-    }
-    if (config.storefrontPage && pathLocaleOf(request.url) && !rawCookie(cookies, 'access_token')) {
-      const varying = PAGE_VARYING_COOKIES.map((name) => rawCookie(cookies, name) ?? '').join('|');
-      return `page|${request.host}${request.url}|${varying}|${await currentContentVersion(options.appContext)}`;
-    }
+    if (config.publicCache) return apiKey(request.raw, await currentContentVersion(appContext));
+    if (config.storefrontPage) return pageKey(request.raw, await currentContentVersion(appContext));
     return undefined;
+  };
+
+  /** A hit on a page hands out the per-visitor cookies a render would, so none is ever cached. */
+  const visitorCookies = (raw: IncomingMessage): string[] | undefined => {
+    const cookies = raw.headers.cookie;
+    const locale = pathLocaleOf(raw.url ?? '/');
+    let setCookies: string[] | undefined;
+    if (locale && rawCookie(cookies, LOCALE_COOKIE) !== locale) (setCookies ??= []).push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
+    if (!rawCookie(cookies, CSRF_COOKIE)) (setCookies ??= []).push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
+    return setCookies;
+  };
+
+  const headsOf = (entry: CachedPage, isPage: boolean): PreparedHeads => {
+    let heads = prepared.get(entry);
+    if (heads) return heads;
+    const common = [
+      ...security,
+      ...(isPage ? entry.headers.filter(([name]) => !HIT_HEADERS.has(name)).flat() : ['content-type', API_TYPE]),
+      'cache-control', isPage ? PAGE_CACHE_CONTROL : API_CACHE_CONTROL,
+      'vary', isPage ? PAGE_VARY : API_VARY,
+      'etag', entry.etag,
+      'x-cache', 'hit',
+    ];
+    const sized = (body: Buffer | null, encoding?: Encoding) =>
+      body ? [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)] : [];
+    heads = { identity: sized(entry.body), gzip: sized(entry.gzip, 'gzip'), br: sized(entry.brotli, 'br'), notModified: common };
+    prepared.set(entry, heads);
+    return heads;
+  };
+
+  const frontDoor: FrontDoor = (raw, res) => {
+    if (raw.method !== 'GET') return false;
+    const version = peekContentVersion(appContext);
+    if (version === undefined) return false;
+    const url = raw.url ?? '/';
+    const isPage = !url.startsWith('/v');
+    const key = isPage ? pageKey(raw, version) : apiKey(raw, version);
+    const entry = key && cache.get(key);
+    if (!entry) return false;
+
+    const started = logHits ? performance.now() : 0;
+    const requestId = requestIdOf(raw);
+    const heads = headsOf(entry, isPage);
+    const notModified = raw.headers['if-none-match'] === entry.etag;
+    const { body, encoding } = notModified ? { body: undefined, encoding: undefined } : chooseEncoding(raw.headers['accept-encoding'], entry);
+    const list = notModified ? heads.notModified : encoding ? heads[encoding] : heads.identity;
+    const extra: string[] = ['x-request-id', requestId];
+    const setCookies = isPage ? visitorCookies(raw) : undefined;
+    if (setCookies) for (const cookie of setCookies) extra.push('set-cookie', cookie);
+    res.writeHead(notModified ? 304 : entry.status, list.concat(extra));
+    res.end(body);
+    if (logHits) {
+      appContext.log.info(
+        { reqId: requestId, req: { method: raw.method, url }, res: { statusCode: res.statusCode }, responseTime: performance.now() - started, cache: 'hit' },
+        'request completed',
+      );
+    }
+    return true;
   };
 
   const send: ResponseCache['send'] = (request, reply, entry, state) => {
     const isPage = request.responseCacheKey?.startsWith('page|');
     if (isPage) {
       if (state === 'hit') {
-        // A render hands out these per-visitor cookies itself; a hit adds them here, so none is ever cached.
-        const cookies = request.headers.cookie;
-        const locale = pathLocaleOf(request.url);
-        const setCookies: string[] = [];
-        if (locale && rawCookie(cookies, LOCALE_COOKIE) !== locale) setCookies.push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
-        if (!rawCookie(cookies, CSRF_COOKIE)) setCookies.push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
-        if (setCookies.length) reply.header('set-cookie', setCookies);
+        const setCookies = visitorCookies(request.raw);
+        if (setCookies) reply.header('set-cookie', setCookies);
       }
       for (const [name, value] of entry.headers) reply.header(name, value);
-      reply.header('cache-control', 'no-cache');
-      reply.header('vary', 'Cookie, Accept-Encoding');
+      reply.header('cache-control', PAGE_CACHE_CONTROL);
+      reply.header('vary', PAGE_VARY);
     } else {
-      reply.type('application/json; charset=utf-8');
-      reply.header('cache-control', 'public, max-age=0, must-revalidate');
-      reply.header('vary', 'lang, Accept-Language, Cookie, Accept-Encoding');
+      reply.type(API_TYPE);
+      reply.header('cache-control', API_CACHE_CONTROL);
+      reply.header('vary', API_VARY);
     }
     reply.header('etag', entry.etag);
     reply.header('x-cache', state);
@@ -104,8 +223,8 @@ export function registerResponseCache(
     if (reply.getHeader('x-cache') === 'hit') return payload;
     const entry = cache.set(request.responseCacheKey, { status: 200, headers: new Headers(), body: Buffer.from(payload) });
     reply.header('etag', entry.etag);
-    reply.header('cache-control', 'public, max-age=0, must-revalidate');
-    reply.header('vary', 'lang, Accept-Language, Cookie, Accept-Encoding');
+    reply.header('cache-control', API_CACHE_CONTROL);
+    reply.header('vary', API_VARY);
     reply.header('x-cache', 'miss');
     return payload;
   });
@@ -116,5 +235,6 @@ export function registerResponseCache(
       return cache.set(request.responseCacheKey, response);
     },
     send,
+    frontDoor,
   };
 }

@@ -19,6 +19,11 @@ export async function currentContentVersion(ctx: AppContext): Promise<string> {
   return value;
 }
 
+/** The version this process read less than a second ago, without waiting; undefined when it must be re-read. */
+export function peekContentVersion(ctx: AppContext): string | undefined {
+  return local && local.store === ctx.kv && Date.now() - local.checkedAt < LOCAL_CHECK_MS ? local.value : undefined;
+}
+
 export async function bumpContentVersion(ctx: AppContext): Promise<void> {
   await ctx.kv.increment(KEY, VERSION_TTL_SECONDS);
   local = null;

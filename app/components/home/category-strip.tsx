@@ -40,7 +40,9 @@ export function CategoryStrip({ categories }: { categories: CategoryTile[] }) {
                       alt=""
                       // The first row can be the largest paint on a phone, so it is not deferred.
                       loading={index < 2 ? 'eager' : 'lazy'}
-                      decoding="async"
+                      // The first tile is that paint on a Chinese phone page (its hero text is smaller than the picture).
+                      fetchPriority={index === 0 ? 'high' : undefined}
+                      decoding={index < 2 ? undefined : 'async'}
                     />
                   ) : null}
                 </span>

@@ -1,0 +1,139 @@
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import Fastify from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from '../../server/http/response-cache';
+import { bumpContentVersion } from '../../server/shared/content-version';
+import type { AppContext } from '../../server/shared/context';
+import { createMemoryStore } from '../../server/shared/kv-store';
+import { startTestServer, type TestServer } from '../support/test-server';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+/** A raw GET, so the test sees the bytes and headers exactly as sent (fetch would decompress). */
+function rawGet(path: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(server.url + path, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }));
+      })
+      .on('error', reject);
+  });
+}
+
+async function hit(path: string, headers: Record<string, string> = {}) {
+  await rawGet(path, headers);
+  const response = await rawGet(path, headers);
+  expect(response.headers['x-cache']).toBe('hit');
+  return response;
+}
+
+describe('cache hits answered before Fastify', () => {
+  it('send the same page in every encoding, with a correct length and the protective headers', async () => {
+    const path = '/en/faq?encodings=1';
+    const identity = await hit(path);
+    const gzip = await rawGet(path, { 'accept-encoding': 'gzip, deflate' });
+    const brotli = await rawGet(path, { 'accept-encoding': 'gzip, deflate, br' });
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(gunzipSync(gzip.body).equals(identity.body)).toBe(true);
+    expect(brotliDecompressSync(brotli.body).equals(identity.body)).toBe(true);
+    for (const response of [identity, gzip, brotli]) {
+      expect(Number(response.headers['content-length'])).toBe(response.body.length);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['cache-control']).toBe('no-cache');
+      expect(response.headers.vary).toBe('Cookie, Accept-Encoding');
+      expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-request-id']).toMatch(/^[\w-]{36}$/);
+    }
+    expect(identity.body.toString()).toContain('</html>');
+  });
+
+  it('keep an upstream request id and answer 304 to a matching ETag', async () => {
+    const path = '/en/faq?revalidate=1';
+    const first = await hit(path, { 'x-request-id': 'edge-42' });
+    expect(first.headers['x-request-id']).toBe('edge-42');
+    const revalidated = await rawGet(path, { 'if-none-match': first.headers.etag! });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.body.length).toBe(0);
+    expect(revalidated.headers.etag).toBe(first.headers.etag);
+  });
+
+  it('hand every visitor their own cookies and never cache them', async () => {
+    const path = '/zh-cn/faq?cookies=1';
+    const first = await hit(path);
+    const second = await rawGet(path);
+    const tokenOf = (response: typeof first) =>
+      (response.headers['set-cookie'] ?? []).find((cookie) => cookie.startsWith('csrf_token='))?.split(/[=;]/)[1];
+    expect(tokenOf(first)).toMatch(/^[0-9a-f]{32}$/);
+    expect(tokenOf(second)).toMatch(/^[0-9a-f]{32}$/);
+    expect(tokenOf(first)).not.toBe(tokenOf(second));
+    expect(first.body.toString()).not.toContain(tokenOf(first)!);
+    expect(first.headers['set-cookie']).toContainEqual(expect.stringMatching(/^lang=zh-cn; Path=\/; Max-Age=31536000; SameSite=Lax$/));
+    const returning = await rawGet(path, { cookie: `lang=zh-cn; csrf_token=${tokenOf(first)}` });
+    expect(returning.headers['x-cache']).toBe('hit');
+    expect(returning.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('do not serve a signed-in visitor from the cache', async () => {
+    const path = '/en/faq?session=1';
+    await hit(path);
+    const signedIn = await rawGet(path, { cookie: 'access_token=not-a-real-session' });
+    expect(signedIn.headers['x-cache']).toBeUndefined();
+  });
+
+  it('keep API languages apart and stop when the content version moves', async () => {
+    const english = await hit('/v1/goodGroup/list/2', { lang: 'en' });
+    const chinese = await hit('/v1/goodGroup/list/2', { lang: 'zh-cn' });
+    expect(english.body.equals(chinese.body)).toBe(false);
+    expect(english.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(english.headers['cache-control']).toBe('public, max-age=0, must-revalidate');
+    await bumpContentVersion(server.ctx);
+    const after = await rawGet('/v1/goodGroup/list/2', { lang: 'en' });
+    expect(after.headers['x-cache']).toBe('miss');
+  });
+});
+
+describe('the front door', () => {
+  it('answers a hit without running any Fastify hook or handler', async () => {
+    const log = pino({ level: 'silent' });
+    const appContext = { kv: createMemoryStore(), log } as unknown as AppContext;
+    let frontDoor: FrontDoor | undefined;
+    const app = Fastify({ serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor) });
+    frontDoor = registerResponseCache(app, { appContext, ttlSeconds: 60, secureCookies: false, https: false })!.frontDoor;
+    let hooks = 0;
+    let handled = 0;
+    app.addHook('onRequest', async () => {
+      hooks += 1;
+    });
+    app.get('/v1/thing', { config: { publicCache: true } }, async () => {
+      handled += 1;
+      return { code: 200, msg: 'ok', data: 'x'.repeat(2000) };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const address = app.server.address();
+      const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/v1/thing`;
+      const first = await fetch(url);
+      const second = await fetch(url);
+      const third = await fetch(url, { headers: { 'accept-encoding': 'identity' } });
+      expect(first.headers.get('x-cache')).toBe('miss');
+      expect(second.headers.get('x-cache')).toBe('hit');
+      expect(second.headers.get('content-encoding')).toMatch(/^(br|gzip)$/);
+      expect(await third.text()).toBe(await first.text());
+      expect({ hooks, handled }).toEqual({ hooks: 1, handled: 1 });
+    } finally {
+      await app.close();
+    }
+  });
+});
