@@ -14,8 +14,13 @@ export interface SpawnedServer {
 /** Runs the built server as `npm start` would, in its own process with a throwaway DATA_DIR. */
 export function spawnServer(env: Record<string, string | undefined>, port: number): SpawnedServer {
   const dataDir = env.DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'shop-spawn-'));
+  // The test run's own DATABASE_URL/REDIS_URL point at the shared admin database; a spawned
+  // server uses them only when a test passes them, so it can never migrate that database.
+  const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
+  const merged = { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ...env };
+  const childEnv = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
   const child = spawn(process.execPath, ['build/app-server/main.js'], {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ...env },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
