@@ -37,6 +37,7 @@ export function ModalDialog({
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const pressedOnBackdrop = useRef(false);
+  const closedByUs = useRef(false);
   const [offset, setOffset] = useState({ x: 0, y: 0 });
 
   useIsomorphicLayoutEffect(() => {
@@ -53,6 +54,7 @@ export function ModalDialog({
       );
       preferred?.focus();
     } else if (!open && element.open) {
+      closedByUs.current = true;
       element.close();
     }
   }, [open]);
@@ -127,9 +129,16 @@ export function ModalDialog({
         if (dismissible) onClose('escape');
       }}
       onClose={() => {
-        // The browser may still close a dialog on its own (a repeated close request): keep state in step.
-        if (open && !dismissible) dialog.current?.showModal();
-        else if (open) onClose('escape');
+        const ours = closedByUs.current;
+        closedByUs.current = false;
+        // The close event arrives a task later: the dialog may have been opened again meanwhile.
+        if (dialog.current?.open) return;
+        // The browser may close a dialog on its own (a repeated close request): keep state in step.
+        if (!ours && open && !dismissible) {
+          dialog.current?.showModal();
+          return;
+        }
+        if (!ours && open) onClose('escape');
         restoreFocus(opener.current);
       }}
       onPointerDown={(event) => {
