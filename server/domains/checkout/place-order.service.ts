@@ -11,6 +11,7 @@ import { claimCouponUse } from '../coupons/coupons.service';
 import { sendOrderMail } from '../orders/order-mail';
 import { ORDER_STATUS, PAY_STATUS } from '../orders/order-lifecycle';
 import type { OrderRow } from '../orders/order-state';
+import { getOrderDetail, type OrderDetail } from '../orders/orders.service';
 import { quoteOrder, type QuoteInput } from './checkout.service';
 
 /** Stock ran out between the quote and the order (409: the buyer can try a smaller quantity). */
@@ -25,7 +26,7 @@ export interface PlaceOrderInput extends QuoteInput {
   idempotencyKey?: string;
 }
 
-export type PlaceOrderResult = { order: OrderRow; created: boolean };
+export type PlaceOrderResult = { order: OrderRow; created: boolean; detail: OrderDetail };
 
 /** 'YYMMDDHHmm' + 6 random digits: readable over the phone, unique by its index. */
 function newOrderNo(now: Date): string {
@@ -57,9 +58,10 @@ function isUniqueViolation(error: unknown, constraint: string): boolean {
  * same idempotency key from the same buyer always answers the one order it created.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  const detailOf = (db: AppContext, row: OrderRow) => getOrderDetail(db, { userId: input.userId, id: row.id, locale: input.locale });
   if (input.idempotencyKey) {
     const existing = await findByIdempotencyKey(ctx, input.userId, input.idempotencyKey);
-    if (existing) return { order: existing, created: false };
+    if (existing) return { order: existing, created: false, detail: await detailOf(ctx, existing) };
   }
   const quote = await quoteOrder(ctx, input);
   if (!quote.address) throw new BadRequestError('address.incomplete');
@@ -68,8 +70,9 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   const locale: Locale = input.locale;
 
   let order: OrderRow;
+  let detail: OrderDetail;
   try {
-    order = await ctx.db.transaction(async (tx) => {
+    ({ order, detail } = await ctx.db.transaction(async (tx) => {
       // The order row first: a concurrent duplicate (same idempotency key) waits here and
       // then fails on the unique index before it touches any stock.
       const [created] = await tx
@@ -138,12 +141,14 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
       if (quote.fromCart) {
         await removeCartLines(tx, userCartKey(input.userId), quote.lines.map((line) => line.sku.skuId));
       }
-      return created;
-    });
+      // Read back on the transaction's own connection: once committed, the answer needs no
+      // other connection, so a busy pool cannot turn a placed order into an error reply.
+      return { order: created, detail: await detailOf({ ...ctx, db: tx }, created) };
+    }));
   } catch (error) {
     if (input.idempotencyKey && isUniqueViolation(error, 'orders_user_idempotency_idx')) {
       const existing = await findByIdempotencyKey(ctx, input.userId, input.idempotencyKey);
-      if (existing) return { order: existing, created: false };
+      if (existing) return { order: existing, created: false, detail: await detailOf(ctx, existing) };
     }
     throw error;
   }
@@ -152,5 +157,5 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   void sendOrderMail(ctx, { orderId: order.id, kind: 'placed' }).catch((error) =>
     ctx.log.error({ err: error, orderId: order.id }, 'order placed email failed'),
   );
-  return { order, created: true };
+  return { order, created: true, detail };
 }

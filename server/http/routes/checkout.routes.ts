@@ -4,7 +4,6 @@ import { translate } from '../../../i18n';
 import { confirmOrderBody, createOrderBody, IDEMPOTENCY_KEY } from '../../domains/checkout/checkout.schemas';
 import { confirmView, quoteOrder } from '../../domains/checkout/checkout.service';
 import { placeOrder } from '../../domains/checkout/place-order.service';
-import { getOrderDetail } from '../../domains/orders/orders.service';
 import { BadRequestError } from '../../shared/errors';
 import { requireUser } from '../auth';
 import { envelopeOf, ok } from '../envelope';
@@ -47,14 +46,13 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       if (header !== undefined && !IDEMPOTENCY_KEY.test(header)) throw new BadRequestError('order.idempotencyKeyInvalid');
       const { idempotency_key: bodyKey, notes, ...rest } = request.body;
       const userId = request.ctx.user!.id;
-      const { order, created } = await placeOrder(request.ctx, {
+      const { detail, created } = await placeOrder(request.ctx, {
         ...rest,
         notes,
         userId,
         idempotencyKey: header ?? bodyKey,
         locale: request.ctx.locale,
       });
-      const detail = await getOrderDetail(request.ctx, { userId, id: order.id, locale: request.ctx.locale });
       return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
     },
   );
