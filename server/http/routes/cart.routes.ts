@@ -28,6 +28,14 @@ function guestCartId(request: FastifyRequest): string | undefined {
   return value && GUEST_CART_ID.test(value) ? value : undefined;
 }
 
+/** Moves a visitor's cart into the account that just signed in, and retires the visitor cookie. */
+export async function adoptGuestCart(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+  const guest = guestCartId(request);
+  if (!guest) return;
+  await mergeGuestCart(request.ctx, { guestCartId: guest, userId });
+  reply.clearCookie(GUEST_CART_COOKIE, { path: '/' });
+}
+
 /**
  * Whose cart a request works on. A signed-in buyer who still carries a guest cart cookie
  * gets that cart merged into the account here (and the cookie cleared), so a login path
@@ -37,10 +45,7 @@ async function cartOwner(request: FastifyRequest, reply: FastifyReply, create: b
   const guest = guestCartId(request);
   const user = request.ctx.user;
   if (user) {
-    if (guest) {
-      await mergeGuestCart(request.ctx, { guestCartId: guest, userId: user.id });
-      reply.clearCookie(GUEST_CART_COOKIE, { path: '/' });
-    }
+    await adoptGuestCart(request, reply, user.id);
     return userCartKey(user.id);
   }
   if (guest) return guestCartKey(guest);

@@ -24,6 +24,7 @@ import { finishGoogleSignIn, GOOGLE_PLATFORM, signInWithIdToken, startGoogleSign
 import { revokeSession, revokeUserSessions } from '../../domains/customers/sessions.service';
 import { BadRequestError, LoginRequiredError } from '../../shared/errors';
 import { clearSessionCookie, requireUser, startWebSession } from '../auth';
+import { adoptGuestCart } from './cart.routes';
 import { envelopeOf, ok } from '../envelope';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -47,8 +48,9 @@ export const loginAnswerSchema = z.object({
 });
 
 /** Every way to log in answers alike: the tokens for API clients, the cookies for the web. */
-export function answerLogin(request: FastifyRequest, reply: FastifyReply, result: LoginResult, messageKey: 'accounts.loginOk' | 'accounts.registerOk' = 'accounts.loginOk') {
+export async function answerLogin(request: FastifyRequest, reply: FastifyReply, result: LoginResult, messageKey: 'accounts.loginOk' | 'accounts.registerOk' = 'accounts.loginOk') {
   startWebSession(reply, result.session);
+  await adoptGuestCart(request, reply, result.user.id);
   reply.header('cache-control', 'no-store');
   return ok(loginAnswer(result), translate(request.ctx.locale, messageKey));
 }
@@ -205,6 +207,7 @@ export const googleCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
       const finished = await finishGoogleSignIn(request.ctx, request.query);
       if (!finished.result) return reply.redirect(`/${finished.locale ?? request.ctx.locale}/?login_error=google`, 302);
       startWebSession(reply, finished.result.session);
+      await adoptGuestCart(request, reply, finished.result.user.id);
       return reply.redirect(finished.redirectTo, 302);
     },
   );
