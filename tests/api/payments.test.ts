@@ -86,12 +86,17 @@ describe('sandbox payments', () => {
   it('pays an order placed through checkout, and a buyer-cancelled order is refused then refunded if paid anyway', async () => {
     const shopper = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 5 });
+    const soldCount = async () => (await server.request(`/v1/good/${sku.productId}`)).body.data.sold as number;
+    const soldBefore = await soldCount();
     const placed = await placeOrderFor(shopper, sku.id, 2);
     const { redirectUrl } = await startPaying(shopper, placed.id);
     expect((await server.request(redirectUrl)).status).toBe(200);
+    expect(await soldCount()).toBe(soldBefore);
     await press(redirectUrl, 'pay');
     const detail = await shopper.call(`/v1/order/${placed.id}`);
     expect(detail.body.data).toMatchObject({ status: 10, pay_status: 2 });
+    // The public (cached) product answer counts the paid units as sold.
+    expect(await soldCount()).toBe(soldBefore + 2);
     expect(detail.body.data.history.at(-1)).toMatchObject({ status: 10, pay_status: 2, actor: 'payment' });
 
     const second = await placeOrderFor(shopper, sku.id, 1);

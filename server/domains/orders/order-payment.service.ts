@@ -1,5 +1,6 @@
-import { eq } from 'drizzle-orm';
-import { orders, users } from '../../db/schema';
+import { eq, sql } from 'drizzle-orm';
+import { orderItems, orders, products, users } from '../../db/schema';
+import { bumpContentVersion } from '../../shared/content-version';
 import type { AppContext } from '../../shared/context';
 import { isCurrency, type Currency } from '../../shared/money';
 import { ORDER_STATUS, PAY_STATUS } from './order-lifecycle';
@@ -77,7 +78,7 @@ export async function markOrderPaid(
   ctx: AppContext,
   input: { orderId: number; paymentId: string; paidAt?: Date; amountMinor?: number; currency?: string },
 ): Promise<MarkPaidOutcome> {
-  return ctx.db.transaction(async (tx) => {
+  const result: MarkPaidOutcome = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     if (!order) return { outcome: 'not_found' } as const;
     if (order.payStatus === PAY_STATUS.paid) return { outcome: 'already_paid', order } as const;
@@ -97,6 +98,19 @@ export async function markOrderPaid(
       note: 'order.history.paid',
       set: { paymentId: input.paymentId, paidAt: input.paidAt ?? new Date() },
     });
+    await countSold(tx, order.id);
     return { outcome: 'paid', order: paid } as const;
   });
+  // 'Sold' counts show on cached catalogue pages.
+  if (result.outcome === 'paid') await bumpContentVersion(ctx);
+  return result;
+}
+
+/** A paid order adds its quantities to the products' 'Sold' counts (SPEC section 2's cards). */
+async function countSold(tx: Pick<AppContext['db'], 'execute'>, orderId: number): Promise<void> {
+  await tx.execute(sql`
+    update ${products} set sold_count = ${products.soldCount} + sold.quantity
+    from (select ${orderItems.productId} as product_id, sum(${orderItems.quantity})::int as quantity
+          from ${orderItems} where ${orderItems.orderId} = ${orderId} group by ${orderItems.productId}) as sold
+    where ${products.id} = sold.product_id`);
 }
