@@ -4,7 +4,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
 import { subjectKey } from '../../server/domains/customers/rate-limits';
-import { ACCOUNT_TEST_ENV, TEST_CAPTCHA, newCaptcha, registerUser, uniqueEmail } from '../support/accounts';
+import { ACCOUNT_TEST_ENV, TEST_CAPTCHA, loginRequest, newCaptcha, registerUser, uniqueEmail } from '../support/accounts';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 interface ReceivedMail {
@@ -59,6 +59,14 @@ async function codeFor(email: string): Promise<string> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`no mail for ${email}`);
+}
+
+/** A second code for the same address once the 60 s resend wait is over (the wait itself is tested above). */
+async function sendCodeAgainLater(email: string) {
+  await server.ctx.kv.delete(`code-resend:${subjectKey(email)}`);
+  for (let index = inbox.length - 1; index >= 0; index--) if (inbox[index].to === email) inbox.splice(index, 1);
+  const response = await sendCode(email);
+  expect(response.body.code).toBe(200);
 }
 
 async function loginByCode(email: string, code: string, lang = 'en') {
@@ -125,8 +133,34 @@ describe('POST /v1/user/loginByCode', () => {
     const user = await registerUser(server);
     await sendCode(user.email);
     const response = await loginByCode(user.email, await codeFor(user.email));
-    expect(response.body).toMatchObject({ code: 200, msg: 'Login successful', data: { user: { uid: user.uid, has_password: true } } });
+    // The first proof of the address drops the password chosen before it (it may be a squatter's).
+    expect(response.body).toMatchObject({ code: 200, msg: 'Login successful', data: { user: { uid: user.uid, has_password: false } } });
     expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith('access_token='))).toBe(true);
+  });
+
+  it('locks out whoever registered the address before its owner proved it', async () => {
+    const squatter = await registerUser(server);
+    await sendCode(squatter.email);
+    const owner = await loginByCode(squatter.email, await codeFor(squatter.email));
+    expect(owner.body.code).toBe(200);
+    const squatterSession = await server.request('/v1/user/info', { headers: { token: squatter.token, sign: squatter.sign } });
+    expect(squatterSession.body.code).toBe(302);
+    const squatterLogin = await loginRequest(server, squatter.email, squatter.password);
+    expect(squatterLogin.body.code).toBe(400);
+    const ownerSession = await server.request('/v1/user/info', {
+      headers: { token: owner.body.data.access_token, sign: owner.body.data.access_sign },
+    });
+    expect(ownerSession.body.data).toMatchObject({ uid: squatter.uid, has_password: false });
+
+    // Later proofs change nothing: a password the owner sets stays.
+    await server.request('/v1/user/password', {
+      method: 'PUT',
+      body: { new_password: 'owner chose this one' },
+      headers: { token: owner.body.data.access_token, sign: owner.body.data.access_sign },
+    });
+    await sendCodeAgainLater(squatter.email);
+    const again = await loginByCode(squatter.email, await codeFor(squatter.email));
+    expect(again.body.data.user.has_password).toBe(true);
   });
 
   it('opens an account for a new email, named after its local part', async () => {

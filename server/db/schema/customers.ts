@@ -12,6 +12,8 @@ export const users = pgTable('users', {
   avatar: text('avatar'),
   /** 1 male, 2 female, 0 not given (SPEC section 3). */
   sex: smallint('sex').notNull().default(0),
+  /** When the owner first proved the address (emailed code or Google); null for password sign-ups until then. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   ...timestamps,
 });
 

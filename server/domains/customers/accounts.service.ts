@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
 import { AppError, BadRequestError } from '../../shared/errors';
@@ -154,11 +154,16 @@ async function freeUsernameFor(ctx: AppContext, email: string): Promise<string> 
 export async function findOrCreateUserByEmail(ctx: AppContext, email: string, profile: { avatar?: string } = {}): Promise<UserRow> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await findUserByEmail(ctx, email);
-    if (existing) return existing;
+    if (existing) return existing.emailVerifiedAt ? existing : await markEmailProven(ctx, existing);
     try {
       const [created] = await ctx.db
         .insert(users)
-        .values({ email: email.toLowerCase(), username: await freeUsernameFor(ctx, email), avatar: profile.avatar ?? null })
+        .values({
+          email: email.toLowerCase(),
+          username: await freeUsernameFor(ctx, email),
+          avatar: profile.avatar ?? null,
+          emailVerifiedAt: new Date(),
+        })
         .returning();
       return created;
     } catch (error) {
@@ -167,6 +172,22 @@ export async function findOrCreateUserByEmail(ctx: AppContext, email: string, pr
     }
   }
   throw new Error('could not create an account for a verified email');
+}
+
+/**
+ * The first proof of an address that signed up with a password. Whoever chose that password
+ * never showed they own the address (it may have been registered by someone squatting on
+ * it), so the password and every session opened with it go; the owner can set a new one.
+ */
+async function markEmailProven(ctx: AppContext, user: UserRow): Promise<UserRow> {
+  const [proven] = await ctx.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date(), passwordHash: null })
+    .where(and(eq(users.id, user.id), isNull(users.emailVerifiedAt)))
+    .returning();
+  if (!proven) return (await findUserByEmail(ctx, user.email)) ?? user;
+  await revokeUserSessions(ctx, user.id);
+  return proven;
 }
 
 export async function loginUser(ctx: AppContext, user: UserRow): Promise<LoginResult> {

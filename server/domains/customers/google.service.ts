@@ -6,7 +6,7 @@ import { userIdentities, users } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
 import type { Env } from '../../shared/env';
 import { AppError, BadRequestError } from '../../shared/errors';
-import { findOrCreateUserByEmail, findUserByEmail, loginUser, type LoginResult, type UserRow } from './accounts.service';
+import { findOrCreateUserByEmail, loginUser, type LoginResult, type UserRow } from './accounts.service';
 import { countAttempt } from './rate-limits';
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
@@ -183,7 +183,7 @@ export async function userForGoogleClaims(ctx: AppContext, claims: JWTPayload & 
   const verified = claims.email_verified === true || claims.email_verified === 'true';
   if (!email || !verified) throw new GoogleSignInError('accounts.google.emailUnverified');
   const picture = typeof claims.picture === 'string' && claims.picture.startsWith('https://') ? claims.picture : undefined;
-  const user = (await findUserByEmail(ctx, email)) ?? (await findOrCreateUserByEmail(ctx, email, { avatar: picture }));
+  const user = await findOrCreateUserByEmail(ctx, email, { avatar: picture });
   await ctx.db.insert(userIdentities).values({ userId: user.id, provider: 'google', subject }).onConflictDoNothing();
   return user;
 }
