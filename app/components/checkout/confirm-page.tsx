@@ -1,17 +1,16 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import type { ConfirmView, AmountView } from '../../../server/domains/checkout/checkout.service';
-import { formatPrice, type Currency } from '../../../server/shared/money';
+import type { ConfirmView } from '../../../server/domains/checkout/checkout.service';
+import { formatPrice } from '../../../server/shared/money';
 import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
-import { imageAt } from '../catalog/image';
 import { useToast } from '../account/toast';
 import { AddressSummary } from '../address/address-card';
 import { AddressDialog, ADDRESS_PATH } from '../address/address-form';
 import type { Address, AreaCountry } from '../address/address-types';
 import { AlertCircleIcon, LockSmallIcon, PinIcon } from './icons';
-import { Money } from './money';
+import { AmountText, OrderLines, PriceRows } from './order-summary';
 
 export interface ConfirmData {
   source: { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' } | null;
@@ -33,17 +32,6 @@ function SourceFields({ source }: { source: NonNullable<ConfirmData['source']> }
       <input type="hidden" name="sku_id" value={source.skuId} />
       <input type="hidden" name="quantity" value={source.quantity} />
     </>
-  );
-}
-
-export function AmountText({ amount, view, strong }: { amount: AmountView; view: { currency: Currency; display_currency: Currency }; strong?: boolean }) {
-  return (
-    <Money
-      amountMinor={amount.amount_minor}
-      currency={view.currency}
-      display={{ amountMinor: amount.display_amount_minor, currency: view.display_currency }}
-      strong={strong}
-    />
   );
 }
 
@@ -100,30 +88,7 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
             <h2 className="checkout-card__title" id="confirm-items">
               {t('confirm.items')}
             </h2>
-            <ul className="line-list">
-              {view.lines.map((line) => (
-                <li className="line" key={line.sku_id} data-testid="confirm-line">
-                  <span className="line__image">
-                    {line.image ? <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
-                  </span>
-                  <div className="line__body">
-                    <Link className="line__name" to={localePath(locale, `/product/${line.product_id}`)}>
-                      {line.name}
-                    </Link>
-                    {line.properties ? <p className="line__props">{line.properties}</p> : null}
-                    <p className="line__unit">
-                      <AmountText amount={line.unit_price} view={view} />
-                    </p>
-                  </div>
-                  <div className="line__controls">
-                    <span className="line__qty">{t('confirm.qty', { count: line.quantity })}</span>
-                    <p className="line__total">
-                      <AmountText amount={line.line_total} view={view} strong />
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <OrderLines lines={view.lines} view={view} testId="confirm-line" />
           </section>
           <section className="checkout-card" aria-labelledby="confirm-extras">
             <h2 className="sr-only" id="confirm-extras">
@@ -154,35 +119,11 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
             {t('confirm.orderInfo')}
           </h2>
           <dl className="summary-list" data-testid="order-info">
-            <div>
-              <dt>{t('confirm.productPrice')}</dt>
-              <dd>
-                <AmountText amount={view.product_price} view={view} />
-              </dd>
-            </div>
-            <div>
-              <dt>{t('confirm.shippingFee')}</dt>
-              <dd>
-                {needsAddress ? (
-                  <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span>
-                ) : view.shipping_fee.amount_minor === 0 ? (
-                  <span className="money__charged">{t('confirm.free')}</span>
-                ) : (
-                  <AmountText amount={view.shipping_fee} view={view} />
-                )}
-              </dd>
-            </div>
-            {view.discount.amount_minor > 0 ? (
-              <div className="summary-list__discount">
-                <dt>{t('confirm.discount')}</dt>
-                <dd>
-                  <span className="summary-list__minus" aria-hidden="true">
-                    −
-                  </span>
-                  <AmountText amount={view.discount} view={view} />
-                </dd>
-              </div>
-            ) : null}
+            <PriceRows
+              price={view}
+              view={view}
+              shippingNote={needsAddress ? <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span> : undefined}
+            />
             <div className="summary-list__total">
               <dt>{t('confirm.totalPaid')}</dt>
               <dd data-testid="order-total">

@@ -6,7 +6,7 @@ import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useToast } from '../account/toast';
 import { formatDate } from '../orders/order-list';
-import { AmountText } from './confirm-page';
+import { AmountText, PriceRows } from './order-summary';
 import { ClockIcon, LockSmallIcon } from './icons';
 
 export const ORDER_STATUS_PENDING_PAYMENT = 1;
@@ -41,25 +41,7 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
             <dt>{t('pay.orderNo')}</dt>
             <dd data-testid="pay-order-no">{order.order_no}</dd>
           </div>
-          <div>
-            <dt>{t('confirm.productPrice')}</dt>
-            <dd>
-              <AmountText amount={order.price.product_price} view={order} />
-            </dd>
-          </div>
-          <div>
-            <dt>{t('confirm.shippingFee')}</dt>
-            <dd>{order.price.shipping_fee.amount_minor === 0 ? t('confirm.free') : <AmountText amount={order.price.shipping_fee} view={order} />}</dd>
-          </div>
-          {order.price.discount.amount_minor > 0 ? (
-            <div className="summary-list__discount">
-              <dt>{t('confirm.discount')}</dt>
-              <dd>
-                <span aria-hidden="true">−</span>
-                <AmountText amount={order.price.discount} view={order} />
-              </dd>
-            </div>
-          ) : null}
+          <PriceRows price={order.price} view={order} />
           <div>
             <dt>{t('order.detail.contact')}</dt>
             <dd>

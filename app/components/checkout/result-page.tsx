@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from './icons';
-import { AmountText } from './confirm-page';
+import { AmountText } from './order-summary';
 import type { OrderDetail } from '../../../server/domains/orders/orders.service';
 
 export interface PayStatus {

@@ -1,8 +1,7 @@
 import { Link } from 'react-router';
 import type { OrderDetail } from '../../../server/domains/orders/orders.service';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { imageAt } from '../catalog/image';
-import { AmountText } from '../checkout/confirm-page';
+import { AmountText, OrderLines, PriceRows } from '../checkout/order-summary';
 import { ClockIcon, PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 import { formatDate } from './order-list';
@@ -116,30 +115,7 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
             <h2 className="checkout-card__title" id="detail-items">
               {t('order.detail.items')}
             </h2>
-            <ul className="line-list">
-              {order.items.map((item) => (
-                <li className="line" key={item.sku_id}>
-                  <span className="line__image">
-                    {item.image ? <img src={imageAt(item.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
-                  </span>
-                  <div className="line__body">
-                    <Link className="line__name" to={localePath(locale, `/product/${item.product_id}`)}>
-                      {item.name}
-                    </Link>
-                    {item.properties ? <p className="line__props">{item.properties}</p> : null}
-                    <p className="line__unit">
-                      <AmountText amount={item.unit_price} view={order} />
-                    </p>
-                  </div>
-                  <div className="line__controls">
-                    <span className="line__qty">{t('confirm.qty', { count: item.quantity })}</span>
-                    <p className="line__total">
-                      <AmountText amount={item.line_total} view={order} strong />
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ul>
+            <OrderLines lines={order.items} view={order} />
           </section>
         </div>
 
@@ -149,25 +125,7 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
               {t('order.detail.priceDetails')}
             </h2>
             <dl className="summary-list">
-              <div>
-                <dt>{t('confirm.productPrice')}</dt>
-                <dd>
-                  <AmountText amount={order.price.product_price} view={order} />
-                </dd>
-              </div>
-              <div>
-                <dt>{t('confirm.shippingFee')}</dt>
-                <dd>{order.price.shipping_fee.amount_minor === 0 ? t('confirm.free') : <AmountText amount={order.price.shipping_fee} view={order} />}</dd>
-              </div>
-              {order.price.discount.amount_minor > 0 ? (
-                <div className="summary-list__discount">
-                  <dt>{t('confirm.discount')}</dt>
-                  <dd>
-                    <span aria-hidden="true">−</span>
-                    <AmountText amount={order.price.discount} view={order} />
-                  </dd>
-                </div>
-              ) : null}
+              <PriceRows price={order.price} view={order} />
               <div className="summary-list__total">
                 <dt>{t('confirm.totalPaid')}</dt>
                 <dd>

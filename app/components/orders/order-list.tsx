@@ -3,7 +3,7 @@ import type { OrderSummary } from '../../../server/domains/orders/orders.service
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { badgeText } from '../cart/cart-count';
 import { imageAt } from '../catalog/image';
-import { AmountText } from '../checkout/confirm-page';
+import { AmountText } from '../checkout/order-summary';
 import { PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 

@@ -1,0 +1,112 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import type { AmountView } from '../../../server/domains/checkout/checkout.service';
+import type { Currency } from '../../../server/shared/money';
+import { localePath, useLocale, useT } from '~/lib/i18n';
+import { imageAt } from '../catalog/image';
+import { Money } from './money';
+
+/** Which currencies a server view (confirm quote or placed order) is in. */
+type CurrencyView = { currency: Currency; display_currency: Currency };
+
+export function AmountText({ amount, view, strong }: { amount: AmountView; view: CurrencyView; strong?: boolean }) {
+  return (
+    <Money
+      amountMinor={amount.amount_minor}
+      currency={view.currency}
+      display={{ amountMinor: amount.display_amount_minor, currency: view.display_currency }}
+      strong={strong}
+    />
+  );
+}
+
+interface SummaryLine {
+  sku_id: number;
+  product_id: number;
+  name: string;
+  properties: string | null;
+  image: string | null;
+  quantity: number;
+  unit_price: AmountView;
+  line_total: AmountView;
+}
+
+/** The lines of a quote or an order: picture, name, properties, unit price, quantity and line total. */
+export function OrderLines({ lines, view, testId }: { lines: SummaryLine[]; view: CurrencyView; testId?: string }) {
+  const t = useT();
+  const locale = useLocale();
+  return (
+    <ul className="line-list">
+      {lines.map((line) => (
+        <li className="line" key={line.sku_id} data-testid={testId}>
+          <span className="line__image">
+            {line.image ? <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
+          </span>
+          <div className="line__body">
+            <Link className="line__name" to={localePath(locale, `/product/${line.product_id}`)}>
+              {line.name}
+            </Link>
+            {line.properties ? <p className="line__props">{line.properties}</p> : null}
+            <p className="line__unit">
+              <AmountText amount={line.unit_price} view={view} />
+            </p>
+          </div>
+          <div className="line__controls">
+            <span className="line__qty">{t('confirm.qty', { count: line.quantity })}</span>
+            <p className="line__total">
+              <AmountText amount={line.line_total} view={view} strong />
+            </p>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * SPEC's order info rows (product price, shipping fee, discount) inside a `summary-list`.
+ * `shippingNote` replaces the fee while it cannot be known yet (no address chosen).
+ */
+export function PriceRows({
+  price,
+  view,
+  shippingNote,
+}: {
+  price: { product_price: AmountView; shipping_fee: AmountView; discount: AmountView };
+  view: CurrencyView;
+  shippingNote?: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <>
+      <div>
+        <dt>{t('confirm.productPrice')}</dt>
+        <dd>
+          <AmountText amount={price.product_price} view={view} />
+        </dd>
+      </div>
+      <div>
+        <dt>{t('confirm.shippingFee')}</dt>
+        <dd>
+          {shippingNote ??
+            (price.shipping_fee.amount_minor === 0 ? (
+              <span className="money__charged">{t('confirm.free')}</span>
+            ) : (
+              <AmountText amount={price.shipping_fee} view={view} />
+            ))}
+        </dd>
+      </div>
+      {price.discount.amount_minor > 0 ? (
+        <div className="summary-list__discount">
+          <dt>{t('confirm.discount')}</dt>
+          <dd>
+            <span className="summary-list__minus" aria-hidden="true">
+              −
+            </span>
+            <AmountText amount={price.discount} view={view} />
+          </dd>
+        </div>
+      ) : null}
+    </>
+  );
+}
