@@ -1,28 +1,64 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants as zlib } from 'node:zlib';
+import { gzipAsync as zopfliGzip } from '@gfx/zopfli';
 import { reactRouter } from '@react-router/dev/vite';
 import { defineConfig, type Plugin } from 'vite';
+import { MESSAGE_AREAS } from './i18n/areas';
+import { LOCALES, type Locale } from './i18n/locales';
+import { isMessagePack, MESSAGE_PACKS } from './i18n/packs';
 
 /**
- * Writes a .br (quality 11) and a .gz (level 9) next to every browser asset worth it, once
- * at build time; the server sends those (@fastify/static preCompressed) instead of
- * compressing scripts on every request at a low level.
+ * Writes a .br (quality 11) and a .gz (zopfli: valid gzip, about 4% smaller than zlib's
+ * level 9) next to every browser asset worth it, once at build time; the server sends those
+ * (@fastify/static preCompressed) instead of compressing scripts on every request.
  */
 function precompressAssets(): Plugin {
   return {
     name: 'shop:precompress-assets',
     apply: 'build',
-    writeBundle(options, bundle) {
-      if (!options.dir || path.basename(options.dir) !== 'client') return;
-      for (const fileName of Object.keys(bundle)) {
-        if (!/\.(js|css|svg|json)$/.test(fileName) || fileName.startsWith('.vite/')) continue;
-        const file = path.join(options.dir, fileName);
-        const content = fs.readFileSync(file);
-        if (content.length < 1024) continue;
-        fs.writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }));
-        fs.writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
-      }
+    async writeBundle(options, bundle) {
+      const dir = options.dir;
+      if (!dir || path.basename(dir) !== 'client') return;
+      const files = Object.keys(bundle).filter((fileName) => /\.(js|css|svg|json)$/.test(fileName) && !fileName.startsWith('.vite/'));
+      await Promise.all(
+        files.map(async (fileName) => {
+          const file = path.join(dir, fileName);
+          const content = fs.readFileSync(file);
+          if (content.length < 1024) return;
+          fs.writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+          fs.writeFileSync(`${file}.gz`, await zopfliGzip(content, { numiterations: 15 }));
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * The browser's messages come in packs (i18n/packs.ts): `virtual:message-pack/en/storefront`
+ * is one locale's strings of one pack, as a JSON object, and the browser build imports
+ * i18n/catalog.client.ts wherever code imports i18n/catalog.ts (the server's full catalogue).
+ */
+function messagePacks(): Plugin {
+  const prefix = 'virtual:message-pack/';
+  const serverCatalog = path.resolve('i18n/catalog.ts');
+  const clientCatalog = path.resolve('i18n/catalog.client.ts');
+  return {
+    name: 'shop:message-packs',
+    // Before Vite's own resolver, which would otherwise resolve ./catalog first.
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      if (source.startsWith(prefix)) return `\0${source}`;
+      if (options?.ssr || !source.endsWith('/catalog')) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === serverCatalog ? clientCatalog : null;
+    },
+    load(id) {
+      if (!id.startsWith(`\0${prefix}`)) return null;
+      const [locale, pack] = id.slice(prefix.length + 1).split('/');
+      if (!(LOCALES as readonly string[]).includes(locale) || !isMessagePack(pack)) throw new Error(`Unknown message pack ${id}`);
+      const messages = Object.assign({}, ...MESSAGE_PACKS[pack].map((area) => MESSAGE_AREAS[area][locale as Locale]));
+      return `export default JSON.parse(${JSON.stringify(JSON.stringify(messages))});`;
     },
   };
 }
@@ -30,17 +66,22 @@ function precompressAssets(): Plugin {
 /** What every page's shell (root route, header, footer, messages) is made of. */
 const SHELL_MODULES = /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
 
-export default defineConfig({
-  plugins: [reactRouter(), precompressAssets()],
+export default defineConfig(({ isSsrBuild }) => ({
+  plugins: [reactRouter(), messagePacks(), precompressAssets()],
   resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
   build: {
     target: 'es2022',
+    // terser with two compress passes makes React DOM and React Router about 3% smaller than
+    // esbuild's minifier does; every page loads them (docs/decisions/0033-javascript-budget.md).
+    minify: isSsrBuild ? false : 'terser',
+    terserOptions: { module: true, ecma: 2020, compress: { passes: 2 } },
     rollupOptions: {
       output: {
         // A phone on HTTP/1.1 fetches six files at a time: React and React Router travel as one
         // file, and the small modules every page's shell uses as another, instead of a dozen
         // chunks of a few hundred bytes each. Route modules and lazy parts keep their own files.
         manualChunks(id) {
+          if (id.startsWith('\0virtual:message-pack/')) return `messages-${id.split('/').slice(1).join('-')}`;
           if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'vendor';
           if (SHELL_MODULES.test(id)) return 'shell';
           return undefined;
@@ -52,4 +93,4 @@ export default defineConfig({
     // Server-only packages stay external: the page bundle never imports them at run time.
     external: ['pg', '@electric-sql/pglite', 'ioredis', 'sharp'],
   },
-});
+}));

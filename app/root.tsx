@@ -14,6 +14,7 @@ import { analyticsBootstrap } from './lib/analytics';
 import { COLOR_MODE_COOKIE, colorSchemeFor, parseColorMode } from './lib/color-mode';
 import { htmlLang, useLocale } from './lib/i18n';
 import { localeFromPath, preferredLocale, readCookie } from './lib/locale';
+import { useMessagePacks } from './lib/message-packs';
 import { pageMeta } from './lib/seo';
 import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
 import { isCurrency } from '../server/shared/money';
@@ -89,8 +90,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
   const colorMode = data?.colorMode ?? 'system';
   const favicon = data?.site.favicon ? faviconUrl(data.site.favicon) : '/favicon.ico';
+  const messagePacks = useMessagePacks();
   return (
-    <html lang={htmlLang(locale)} data-color-mode={colorMode}>
+    <html lang={htmlLang(locale)} data-color-mode={colorMode} data-message-packs={messagePacks.join(' ')}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

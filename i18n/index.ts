@@ -1,49 +1,20 @@
-import { accountUiMessages } from './messages/account-ui';
-import { accountMessages } from './messages/accounts';
-import { addressMessages } from './messages/addresses';
-import { checkoutUiMessages } from './messages/checkout-ui';
-import { catalogMessages } from './messages/catalog';
-import { errorMessages } from './messages/errors';
-import { fieldMessages } from './messages/fields';
-import { orderMessages } from './messages/orders';
-import { listingMessages } from './messages/storefront-catalog';
-import { paymentMessages } from './messages/payments';
-import { productPageMessages } from './messages/product-page';
-import { shellMessages } from './messages/shell';
-import { type Locale, DEFAULT_LOCALE, FALLBACK_LOCALE } from './locales';
+import type { MESSAGE_AREAS } from './areas';
+import { isKnownMessage, lookupMessage } from './catalog';
+import type { Locale } from './locales';
 
 export * from './locales';
-
-const areas = [
-  errorMessages,
-  fieldMessages,
-  shellMessages,
-  catalogMessages,
-  listingMessages,
-  productPageMessages,
-  accountMessages,
-  accountUiMessages,
-  addressMessages,
-  orderMessages,
-  paymentMessages,
-  checkoutUiMessages,
-] as const;
+export { loadMessagePacks } from './catalog';
 
 type AreaKeys<A> = A extends { en: infer T } ? keyof T : never;
-export type MessageKey = AreaKeys<(typeof areas)[number]>;
+export type MessageKey = AreaKeys<(typeof MESSAGE_AREAS)[keyof typeof MESSAGE_AREAS]>;
 export type MessageParams = Record<string, string | number>;
 
-const catalog: Record<Locale, Record<string, string>> = {
-  en: Object.assign({}, ...areas.map((area) => area.en)),
-  'zh-cn': Object.assign({}, ...areas.map((area) => area['zh-cn'])),
-};
-
 export function hasMessage(key: string): key is MessageKey {
-  return key in catalog[FALLBACK_LOCALE];
+  return isKnownMessage(key);
 }
 
 export function translate(locale: Locale, key: MessageKey, params?: MessageParams): string {
-  const template = catalog[locale]?.[key] ?? catalog[FALLBACK_LOCALE][key] ?? catalog[DEFAULT_LOCALE][key] ?? key;
+  const template = lookupMessage(locale, key) ?? key;
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
     params[name] === undefined ? whole : String(params[name]),

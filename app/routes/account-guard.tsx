@@ -1,6 +1,8 @@
 import { Outlet } from 'react-router';
-import { translate } from '../../i18n';
+import { loadMessagePacks, translate } from '../../i18n';
+import type { MessagePacksHandle } from '../../i18n/packs';
 import { LoginGuard } from '~/components/account/login-guard';
+import { routeLocale } from '~/components/checkout/route-locale';
 import { RouteErrorPage } from '~/components/layout/error-page';
 import { localeFromPath } from '~/lib/locale';
 import { pageMeta } from '~/lib/seo';
@@ -17,6 +19,15 @@ import type { Route } from './+types/account-guard';
 export function loader({ context }: Route.LoaderArgs) {
   requireSessionUser(context);
   return null;
+}
+
+/** Login-only pages show account, address, cart and order texts (i18n/packs.ts). */
+export const handle: MessagePacksHandle = { messagePacks: ['account'] };
+
+/** On a navigation in the browser, the account pack arrives alongside the page's data. */
+export async function clientLoader({ serverLoader, params }: Route.ClientLoaderArgs) {
+  const [data] = await Promise.all([serverLoader(), loadMessagePacks(routeLocale(params), ['account'])]);
+  return data;
 }
 
 /** The guard's title and noindex for a refused visit; otherwise the root's tags (pages below set their own). */

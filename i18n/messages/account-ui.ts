@@ -1,14 +1,12 @@
 import { defineMessages } from '../define';
 
 /**
- * Storefront texts of accounts: the header account button, the login modal and its panes,
- * the captcha dialog, the route guard, toasts and the My account page. The validation
- * sentences are SPEC section 5's, the toasts SPEC section 8's.
+ * Storefront texts of accounts: the login modal and its panes, the captcha dialog, the route
+ * guard and the My account page. The validation sentences are SPEC section 5's. (The header
+ * account button and the toasts live in shell.ts: every page shows them.)
  */
 export const accountUiMessages = defineMessages({
   en: {
-    'account.button.login': 'Log in',
-    'account.button.account': 'My account: {name}',
     'account.menu.myAccount': 'My account',
     'account.menu.logout': 'Log out',
 
@@ -73,16 +71,6 @@ export const accountUiMessages = defineMessages({
     'account.captcha.failed': 'The picture could not be loaded.',
     'account.captcha.drag': 'Drag to move',
 
-    'account.toast.loggedIn': 'Login successful',
-    'account.toast.registered': 'Registration successful',
-    'account.toast.loggedOut': 'You have logged out',
-    'account.toast.googleFailed': 'Google sign-in did not complete. Please try again or use your email.',
-    'account.toast.sessionEnded': 'Please log in again to continue.',
-    'account.toast.saved': 'Saved',
-    'account.toast.passwordChanged': 'Password changed',
-    'account.toast.network': 'The network seems to be down. Please try again.',
-    'account.toasts': 'Notifications',
-    'account.toast.dismiss': 'Dismiss',
 
     'account.guard.heading': 'Please log in',
     'account.guard.text': 'Your orders, addresses and account details are only shown after you log in.',
@@ -127,8 +115,6 @@ export const accountUiMessages = defineMessages({
     'account.ok': 'OK',
   },
   'zh-cn': {
-    'account.button.login': '登录',
-    'account.button.account': '我的账户：{name}',
     'account.menu.myAccount': '我的账户',
     'account.menu.logout': '退出登录',
 
@@ -193,16 +179,6 @@ export const accountUiMessages = defineMessages({
     'account.captcha.failed': '图片加载失败。',
     'account.captcha.drag': '拖动以移动',
 
-    'account.toast.loggedIn': '登录成功',
-    'account.toast.registered': '注册成功',
-    'account.toast.loggedOut': '您已退出登录',
-    'account.toast.googleFailed': 'Google 登录未完成，请重试或使用邮箱登录。',
-    'account.toast.sessionEnded': '请重新登录后继续。',
-    'account.toast.saved': '已保存',
-    'account.toast.passwordChanged': '密码已修改',
-    'account.toast.network': '网络似乎断开了，请重试。',
-    'account.toasts': '通知',
-    'account.toast.dismiss': '关闭',
 
     'account.guard.heading': '请先登录',
     'account.guard.text': '您的订单、地址和账户信息仅在登录后显示。',

@@ -7,11 +7,6 @@ import { defineMessages } from '../define';
  */
 export const checkoutUiMessages = defineMessages({
   en: {
-    'cart.header.label': 'Cart',
-    'cart.header.labelCount': 'Cart, {count} items',
-    'cart.add': 'Add to cart',
-    'cart.adding': 'Adding…',
-    'cart.added': 'Added to your cart',
     'cart.view': 'View cart',
     'cart.title': 'Shopping cart',
     'cart.intro': '{count} items in your cart',
@@ -168,11 +163,6 @@ export const checkoutUiMessages = defineMessages({
     'order.detail.payBy': 'Pay by {time} or the order is cancelled automatically.',
   },
   'zh-cn': {
-    'cart.header.label': '购物车',
-    'cart.header.labelCount': '购物车，{count} 件商品',
-    'cart.add': '加入购物车',
-    'cart.adding': '正在加入…',
-    'cart.added': '已加入购物车',
     'cart.view': '查看购物车',
     'cart.title': '购物车',
     'cart.intro': '购物车中共有 {count} 件商品',

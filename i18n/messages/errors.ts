@@ -5,9 +5,6 @@ export const errorMessages = defineMessages({
   en: {
     'error.notFound': 'Not found',
     'error.routeNotFound': 'Page Not Found: {path}',
-    'error.pageNotFound': 'Page Not Found',
-    'error.internal': 'Internal Server Error',
-    'error.internalDescription': 'Something went wrong on our side. Please try again in a moment.',
     'error.serviceUnavailable': 'The service is temporarily unavailable. Please try again shortly.',
     'error.badRequest': 'The request could not be understood',
     'error.malformedJson': 'The request body is not valid JSON',
@@ -40,9 +37,6 @@ export const errorMessages = defineMessages({
   'zh-cn': {
     'error.notFound': '未找到',
     'error.routeNotFound': '页面不存在：{path}',
-    'error.pageNotFound': '页面不存在',
-    'error.internal': '服务器内部错误',
-    'error.internalDescription': '我们这边出了点问题，请稍后再试。',
     'error.serviceUnavailable': '服务暂时不可用，请稍后再试',
     'error.badRequest': '无法理解该请求',
     'error.malformedJson': '请求内容不是有效的 JSON',

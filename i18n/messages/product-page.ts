@@ -30,6 +30,9 @@ export const productPageMessages = defineMessages({
     'product.zoomOut': 'Zoom out',
     'product.zoomReset': 'Reset zoom',
     'product.viewerHint': 'Scroll or press + / − to zoom, drag to move, ← → to browse',
+    'cart.add': 'Add to cart',
+    'cart.adding': 'Adding…',
+    'cart.added': 'Added to your cart',
   },
   'zh-cn': {
     'product.inStock': '有货',
@@ -59,5 +62,8 @@ export const productPageMessages = defineMessages({
     'product.zoomOut': '缩小',
     'product.zoomReset': '还原',
     'product.viewerHint': '滚轮或 + / − 缩放，拖动移动，← → 切换图片',
+    'cart.add': '加入购物车',
+    'cart.adding': '正在加入…',
+    'cart.added': '已加入购物车',
   },
 });

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
-import { UserIcon } from './account-icons';
+import { UserIcon } from '../ui/icons';
 import { useAccount } from './account-context';
 
 export const ACCOUNT_PATH = '/my/account';

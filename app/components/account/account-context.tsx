@@ -2,12 +2,17 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useM
 import { useLocation, useRevalidator } from 'react-router';
 import { accountApi, type CaptchaAnswer } from '~/lib/account-api';
 import { ApiError, NetworkError, onSessionLost } from '~/lib/api-client';
+import { loadMessagePacks } from '../../../i18n';
 import { localePath, useLocale, useT } from '~/lib/i18n';
+import { pageLocale } from '~/lib/message-packs';
 import { useRootData } from '~/lib/root-data';
 import { useToast } from './toast';
 
-const LoginModal = lazy(() => import('./login-modal'));
-const CaptchaDialog = lazy(() => import('./captcha-dialog'));
+/** The dialogs and their texts (the `account` message pack) arrive when first opened. */
+const withAccountMessages = <T,>(load: () => Promise<T>) => () =>
+  Promise.all([load(), loadMessagePacks(pageLocale(), ['account'])]).then(([module]) => module);
+const LoginModal = lazy(withAccountMessages(() => import('./login-modal')));
+const CaptchaDialog = lazy(withAccountMessages(() => import('./captcha-dialog')));
 
 /** SPEC section 9: the verification-code button waits 60 s between sends. */
 export const CODE_RESEND_SECONDS = 60;

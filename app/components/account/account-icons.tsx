@@ -2,13 +2,6 @@ import { Icon, type IconProps } from '../ui/icons';
 
 /** Icons of the account area, on the shared 24px stroke frame. */
 
-export const UserIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <circle cx="12" cy="8" r="4" />
-    <path d="M4 20.5c1.4-3.8 4.4-5.5 8-5.5s6.6 1.7 8 5.5" />
-  </Icon>
-);
-
 export const EyeIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12z" />

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { ApiError, api } from '~/lib/api-client';
 import { useLocale, useT } from '~/lib/i18n';
 import { useToast } from '../account/toast';
-import { CartIcon } from '../checkout/icons';
+import { CartIcon } from '../ui/icons';
 import { announceCartCount } from './cart-count';
 
 /**

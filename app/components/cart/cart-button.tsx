@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { CartIcon } from '../checkout/icons';
+import { CartIcon } from '../ui/icons';
 import { badgeText, onCartCount } from './cart-count';
 
 export const CART_PATH = '/cart';

@@ -5,7 +5,8 @@ import { useHydrated } from '../catalog/use-hydrated';
 import { imageAt } from '../catalog/image';
 import { MinusIcon, PlusIcon } from '../product/icons';
 import { useToast } from '../account/toast';
-import { AlertCircleIcon, CartIcon, TrashSmallIcon } from '../checkout/icons';
+import { CartIcon } from '../ui/icons';
+import { AlertCircleIcon, TrashSmallIcon } from '../checkout/icons';
 import { Money } from '../checkout/money';
 import { announceCartCount } from './cart-count';
 

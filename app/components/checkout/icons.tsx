@@ -1,14 +1,6 @@
 import { Icon, type IconProps } from '../ui/icons';
 
 /** Icons of the cart, checkout and order pages (24px stroke grid, decorative). */
-export const CartIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <path d="M3 4h2l2.2 10.2a2 2 0 0 0 2 1.6h7.6a2 2 0 0 0 2-1.5L20.5 8H6.2" />
-    <circle cx="9.5" cy="19.5" r="1.3" />
-    <circle cx="17" cy="19.5" r="1.3" />
-  </Icon>
-);
-
 export const PinIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="M12 21s-7-5.6-7-11.2A7 7 0 0 1 19 9.8C19 15.4 12 21 12 21z" />

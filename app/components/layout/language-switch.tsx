@@ -8,7 +8,10 @@ function sameRootSlash(path: string): string {
   return path.replace(/^(\/[^/?#]+)(?=\?|$)/, (root) => (isLocale(root.slice(1)) ? `${root}/` : root));
 }
 
-/** 中文 / English: plain links to the same page in the other language, so it works without JS. */
+/**
+ * 中文 / English: plain links to the same page in the other language, so it works without JS.
+ * They load a new document: the browser holds one language's messages (i18n/packs.ts).
+ */
 export function LanguageSwitch({ className = '' }: { className?: string }) {
   const t = useT();
   const locale = useLocale();
@@ -27,6 +30,7 @@ export function LanguageSwitch({ className = '' }: { className?: string }) {
             to={sameRootSlash(switchLocalePath(pathname, search, target))}
             lang={htmlLang(target)}
             hrefLang={htmlLang(target)}
+            reloadDocument
           >
             {t(`shell.language.${target}`)}
           </Link>

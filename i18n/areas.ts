@@ -1,0 +1,30 @@
+import { accountUiMessages } from './messages/account-ui';
+import { accountMessages } from './messages/accounts';
+import { addressMessages } from './messages/addresses';
+import { checkoutUiMessages } from './messages/checkout-ui';
+import { catalogMessages } from './messages/catalog';
+import { errorMessages } from './messages/errors';
+import { fieldMessages } from './messages/fields';
+import { orderMessages } from './messages/orders';
+import { listingMessages } from './messages/storefront-catalog';
+import { paymentMessages } from './messages/payments';
+import { productPageMessages } from './messages/product-page';
+import { shellMessages } from './messages/shell';
+
+/** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
+export const MESSAGE_AREAS = {
+  errors: errorMessages,
+  fields: fieldMessages,
+  shell: shellMessages,
+  catalog: catalogMessages,
+  listing: listingMessages,
+  productPage: productPageMessages,
+  accounts: accountMessages,
+  accountUi: accountUiMessages,
+  addresses: addressMessages,
+  orders: orderMessages,
+  payments: paymentMessages,
+  checkoutUi: checkoutUiMessages,
+} as const;
+
+export type MessageArea = keyof typeof MESSAGE_AREAS;

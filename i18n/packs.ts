@@ -1,0 +1,28 @@
+import type { MessageArea } from './areas';
+
+/**
+ * The browser loads messages in packs, one locale at a time, instead of every area in both
+ * languages (docs/decisions/0033-javascript-budget.md). `storefront` is on every page: the
+ * frame, error pages, the catalogue, the product page and toasts (API errors arrive already
+ * translated in the answer's `msg`). `account` joins it where a
+ * route asks for it (the `messagePacks` handle of the login-only layout) and when the login
+ * modal opens. A component may only use keys of the packs loaded where it renders; a missing
+ * key is logged as a console error, which fails the browser tests.
+ */
+export const MESSAGE_PACKS = {
+  storefront: ['shell', 'catalog', 'listing', 'productPage'],
+  account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
+} as const satisfies Record<string, readonly MessageArea[]>;
+
+export type MessagePack = keyof typeof MESSAGE_PACKS;
+
+export const ALWAYS_LOADED_PACK: MessagePack = 'storefront';
+
+export function isMessagePack(value: unknown): value is MessagePack {
+  return typeof value === 'string' && Object.hasOwn(MESSAGE_PACKS, value);
+}
+
+/** The route handle field a route sets to have packs loaded before it renders in the browser. */
+export interface MessagePacksHandle {
+  messagePacks?: readonly MessagePack[];
+}
