@@ -10,6 +10,7 @@ import { listingMessages } from './messages/storefront-catalog';
 import { paymentMessages } from './messages/payments';
 import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
+import { browseMessages } from './messages/browse';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -19,6 +20,7 @@ export const MESSAGE_AREAS = {
   catalog: catalogMessages,
   listing: listingMessages,
   productPage: productPageMessages,
+  browse: browseMessages,
   accounts: accountMessages,
   accountUi: accountUiMessages,
   addresses: addressMessages,

@@ -11,8 +11,10 @@ const loaded = new Map<string, Promise<void>>();
 
 const PACK_CHUNKS: Record<`${Locale}/${MessagePack}`, () => Promise<{ default: Record<string, string> }>> = {
   'en/storefront': () => import('virtual:message-pack/en/storefront'),
+  'en/browse': () => import('virtual:message-pack/en/browse'),
   'en/account': () => import('virtual:message-pack/en/account'),
   'zh-cn/storefront': () => import('virtual:message-pack/zh-cn/storefront'),
+  'zh-cn/browse': () => import('virtual:message-pack/zh-cn/browse'),
   'zh-cn/account': () => import('virtual:message-pack/zh-cn/account'),
 };
 

@@ -1,4 +1,5 @@
 import { useMatches } from 'react-router';
+import { loadMessagePacks } from '../../i18n';
 import { DEFAULT_LOCALE, normalizeLocale, type Locale } from '../../i18n/locales';
 import { ALWAYS_LOADED_PACK, type MessagePack, type MessagePacksHandle } from '../../i18n/packs';
 
@@ -14,4 +15,19 @@ export function useMessagePacks(): MessagePack[] {
 /** The locale the server rendered the document in (its `lang` attribute). */
 export function pageLocale(): Locale {
   return normalizeLocale(document.documentElement.lang) ?? DEFAULT_LOCALE;
+}
+
+/**
+ * A route's `clientLoader` body for a route whose texts are in `packs`: in the browser the
+ * packs load alongside the page's data, so the page renders with its texts. (On the first
+ * page the server names the packs in <html data-message-packs> and app/entry.client.tsx
+ * loads them before hydrating.)
+ */
+export async function withMessagePacks<T>(
+  { serverLoader, params }: { serverLoader: () => Promise<T>; params: { locale?: string } },
+  packs: readonly MessagePack[],
+): Promise<T> {
+  const locale = params.locale === 'en' ? 'en' : 'zh-cn';
+  const [data] = await Promise.all([serverLoader(), loadMessagePacks(locale, packs)]);
+  return data;
 }

@@ -82,6 +82,9 @@ export function pageMeta(matches: readonly (MatchLike | undefined)[], page: Page
   const image = page.image ?? root?.site?.favicon;
   if (image) tags.push({ property: 'og:image', content: absoluteUrl(root?.origin, image) });
   if (page.noindex) tags.push({ name: 'robots', content: 'noindex' });
-  for (const data of page.jsonLd ?? []) tags.push({ 'script:ld+json': data });
+  // Structured data is for crawlers, which read the server's HTML; the browser build leaves it
+  // out (React 19 hydration passes over the extra tags in <head>), so its builders stay out of
+  // the page scripts (docs/decisions/0033-javascript-budget.md).
+  if (import.meta.env.SSR) for (const data of page.jsonLd ?? []) tags.push({ 'script:ld+json': data });
   return tags;
 }

@@ -1,10 +1,10 @@
 import { Outlet } from 'react-router';
-import { loadMessagePacks, translate } from '../../i18n';
+import { translate } from '../../i18n';
 import type { MessagePacksHandle } from '../../i18n/packs';
 import { LoginGuard } from '~/components/account/login-guard';
-import { routeLocale } from '~/components/checkout/route-locale';
 import { RouteErrorPage } from '~/components/layout/error-page';
 import { localeFromPath } from '~/lib/locale';
+import { withMessagePacks } from '~/lib/message-packs';
 import { pageMeta } from '~/lib/seo';
 import { isLoginRequired, requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/account-guard';
@@ -22,13 +22,9 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 /** Login-only pages show account, address, cart and order texts (i18n/packs.ts). */
-export const handle: MessagePacksHandle = { messagePacks: ['account'] };
+export const handle = { messagePacks: ['account'] } as const satisfies MessagePacksHandle;
 
-/** On a navigation in the browser, the account pack arrives alongside the page's data. */
-export async function clientLoader({ serverLoader, params }: Route.ClientLoaderArgs) {
-  const [data] = await Promise.all([serverLoader(), loadMessagePacks(routeLocale(params), ['account'])]);
-  return data;
-}
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 /** The guard's title and noindex for a refused visit; otherwise the root's tags (pages below set their own). */
 export const meta: Route.MetaFunction = ({ matches, error, location }) => {

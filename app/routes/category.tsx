@@ -6,6 +6,8 @@ import { absoluteUrl, pageMeta } from '~/lib/seo';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { translate } from '../../i18n';
 import type { Route } from './+types/category';
+import type { MessagePacksHandle } from '../../i18n/packs';
+import { withMessagePacks } from '~/lib/message-packs';
 
 const MAX_ID = 2_147_483_647;
 
@@ -41,6 +43,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     { status },
   );
 }
+
+/** Listings, cards and the home and content sections are in the `browse` message pack (i18n/packs.ts). */
+export const handle = { messagePacks: ['browse'] } as const satisfies MessagePacksHandle;
+
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 export const meta: Route.MetaFunction = ({ matches, data: page, params }) => {
   if (!page) return pageMeta(matches);

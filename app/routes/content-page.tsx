@@ -5,6 +5,8 @@ import { ServicePromisesCard } from '~/components/home/service-promises';
 import { PageHeader } from '~/components/layout/page-header';
 import { pageMeta } from '~/lib/seo';
 import type { Route } from './+types/content-page';
+import type { MessagePacksHandle } from '../../i18n/packs';
+import { withMessagePacks } from '~/lib/message-packs';
 
 /** /videos, /our-story, /faq and /contact-us: editable pages from `content_pages`; 404 when missing. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -13,6 +15,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (!page) throw data(null, { status: 404 });
   return { page, locale: params.locale };
 }
+
+/** Listings, cards and the home and content sections are in the `browse` message pack (i18n/packs.ts). */
+export const handle = { messagePacks: ['browse'] } as const satisfies MessagePacksHandle;
+
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 export const meta: Route.MetaFunction = ({ matches, data }) =>
   pageMeta(matches, { title: data?.page.title, description: data?.page.summary });

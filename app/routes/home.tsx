@@ -5,6 +5,8 @@ import { ServicePromises } from '~/components/home/service-promises';
 import { absoluteUrl, pageMeta } from '~/lib/seo';
 import { localePath } from '~/lib/i18n';
 import type { Route } from './+types/home';
+import type { MessagePacksHandle } from '../../i18n/packs';
+import { withMessagePacks } from '~/lib/message-packs';
 
 /** The collections as sections and the top-level categories as tiles; the same for every visitor. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -19,6 +21,11 @@ export async function loader({ context }: Route.LoaderArgs) {
     categories: tree.map((group) => ({ id: group.id, name: group.name, image: group.image })),
   };
 }
+
+/** Listings, cards and the home and content sections are in the `browse` message pack (i18n/packs.ts). */
+export const handle = { messagePacks: ['browse'] } as const satisfies MessagePacksHandle;
+
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 export const meta: Route.MetaFunction = ({ matches }) => {
   const root = matches.find((match) => match?.id === 'root')?.loaderData as

@@ -35,7 +35,7 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
     path: `/product/${product.id}`,
     image: product.images[0]?.url,
     type: 'product',
-    jsonLd: root ? productJsonLd(product, { origin: root.origin, locale: root.locale, shopName: root.site.name }) : [],
+    jsonLd: import.meta.env.SSR && root ? productJsonLd(product, { origin: root.origin, locale: root.locale, shopName: root.site.name }) : [],
   });
 };
 

@@ -8,6 +8,8 @@ import { translate } from '../../i18n';
 import { SearchIcon } from '~/components/catalog/icons';
 import { KEYWORD_MAX_LENGTH as MAX_KEYWORD_LENGTH } from '~/components/catalog/listing';
 import type { Route } from './+types/search';
+import type { MessagePacksHandle } from '../../i18n/packs';
+import { withMessagePacks } from '~/lib/message-packs';
 
 /** The keyword as the catalogue accepts it: trimmed and cut to its first 100 characters (never mid-character). */
 function acceptedKeyword(raw: string): { keyword: string; truncated: boolean } {
@@ -40,6 +42,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       : [];
   return data({ keyword, truncated, listing, categories }, { status });
 }
+
+/** Listings, cards and the home and content sections are in the `browse` message pack (i18n/packs.ts). */
+export const handle = { messagePacks: ['browse'] } as const satisfies MessagePacksHandle;
+
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 export const meta: Route.MetaFunction = ({ matches, data: page }) => {
   const locale = (matches.find((match) => match?.id === 'root')?.loaderData as { locale?: 'en' | 'zh-cn' } | undefined)?.locale ?? 'zh-cn';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { ContentBlock } from '../../../server/db/schema/site';
 import { useT } from '~/lib/i18n';
 import { useBrokenImage } from '~/lib/use-broken-image';
-import { PlayIcon } from '../ui/icons';
+import { PlayIcon } from '../home/icons';
 
 type Video = Extract<ContentBlock, { type: 'video' }>;
 

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { imageAt, imageSrcSet } from '~/components/catalog/image';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { ArrowRightIcon } from '../ui/icons';
+import { ArrowRightIcon } from './icons';
 
 export interface CategoryTile {
   id: number;

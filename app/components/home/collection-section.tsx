@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import type { HomeSection } from '../../../server/domains/catalog/products.service';
 import { ProductGrid } from '~/components/catalog/product-card';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { ArrowRightIcon } from '../ui/icons';
+import { ArrowRightIcon } from './icons';
 
 /**
  * A curated collection on the home page: title, description, its first products and a link to

@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useRootData } from '~/lib/root-data';
-import { ArrowRightIcon } from '../ui/icons';
+import { ArrowRightIcon } from './icons';
 
 /** The home page's opening banner: the shop's name, its SEO description as tagline, two calls to action. */
 export function Hero() {

@@ -1,6 +1,7 @@
 import type { MessageKey } from '../../../i18n';
 import { useT } from '~/lib/i18n';
-import { ReturnIcon, ShieldIcon, SupportIcon, TruckIcon } from '../ui/icons';
+import { ReturnIcon, SupportIcon, TruckIcon } from '../ui/icons';
+import { ShieldIcon } from './icons';
 
 const PROMISES: readonly { icon: typeof TruckIcon; title: MessageKey; text: MessageKey }[] = [
   { icon: TruckIcon, title: 'home.promise.shipping.title', text: 'home.promise.shipping.text' },

@@ -1,36 +1,20 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { lazy, Suspense, useId, useRef, useState } from 'react';
 import { useT } from '~/lib/i18n';
-import { CloseIcon, MenuIcon } from '../ui/icons';
-import { CurrencyPicker } from '../catalog/currency-picker';
-import { ColorModeSwitch } from './color-mode-switch';
-import { LanguageSwitch } from './language-switch';
-import { MainNav } from './navigation';
+import { MenuIcon } from '../ui/icons';
+
+const MenuDrawer = lazy(() => import('./menu-drawer'));
 
 /**
- * The phone navigation: a button that opens a modal drawer. The native modal dialog makes
- * the page behind it inert, moves focus in, closes on Escape and gives focus back to the
- * button; a tap on the backdrop or any navigation closes it too.
+ * The phone navigation: a button that opens a modal drawer (./menu-drawer.tsx). Every page
+ * carries the button; the drawer's code arrives with the first tap, since most visits never
+ * open it (docs/decisions/0033-javascript-budget.md).
  */
 export function MobileMenu() {
   const t = useT();
-  const titleId = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
+  const drawerId = useId();
   const button = useRef<HTMLButtonElement>(null);
+  const [mounted, setMounted] = useState(false);
   const [open, setOpen] = useState(false);
-  const { pathname, search } = useLocation();
-
-  useEffect(() => {
-    dialog.current?.close();
-  }, [pathname, search]);
-
-  useEffect(() => {
-    // Widening the window past the phone layout hides the drawer, so close it too.
-    const wide = window.matchMedia('(min-width: 960px)');
-    const onChange = () => wide.matches && dialog.current?.close();
-    wide.addEventListener('change', onChange);
-    return () => wide.removeEventListener('change', onChange);
-  }, []);
 
   return (
     <>
@@ -40,48 +24,27 @@ export function MobileMenu() {
         className="icon-button menu-button"
         aria-haspopup="dialog"
         aria-expanded={open}
-        aria-controls={titleId + 'drawer'}
+        aria-controls={mounted ? drawerId : undefined}
         onClick={() => {
-          dialog.current?.showModal();
+          setMounted(true);
           setOpen(true);
         }}
       >
         <MenuIcon size={22} />
         <span className="sr-only">{t('shell.openMenu')}</span>
       </button>
-      <dialog
-        ref={dialog}
-        id={titleId + 'drawer'}
-        className="drawer"
-        aria-labelledby={titleId}
-        onClose={() => {
-          setOpen(false);
-          if (document.activeElement === document.body) button.current?.focus();
-        }}
-        onClick={(event) => {
-          if (event.target === event.currentTarget) event.currentTarget.close();
-        }}
-      >
-        <div className="drawer__panel">
-          <div className="drawer__header">
-            <h2 id={titleId} className="drawer__title">
-              {t('shell.menu')}
-            </h2>
-            <button type="button" className="icon-button" autoFocus onClick={() => dialog.current?.close()}>
-              <CloseIcon size={22} />
-              <span className="sr-only">{t('shell.closeMenu')}</span>
-            </button>
-          </div>
-          {open ? <MainNav variant="drawer" /> : null}
-          <div className="drawer__prefs">
-            <p className="drawer__label">{t('shell.language')}</p>
-            <LanguageSwitch className="lang-switch--large" />
-            <p className="drawer__label">{t('shell.colorMode')}</p>
-            <ColorModeSwitch showLabels className="segmented--large" />
-            <CurrencyPicker variant="drawer" />
-          </div>
-        </div>
-      </dialog>
+      {mounted ? (
+        <Suspense fallback={null}>
+          <MenuDrawer
+            id={drawerId}
+            open={open}
+            onClose={() => {
+              setOpen(false);
+              if (document.activeElement === document.body) button.current?.focus();
+            }}
+          />
+        </Suspense>
+      ) : null}
     </>
   );
 }
