@@ -170,3 +170,44 @@ describe('error page', () => {
     problems.length = 0; // the browser logs the 404 of the document itself
   });
 });
+
+describe('message packs', () => {
+  /** The message-pack chunks the page fetched, as `zh-cn-storefront` etc. */
+  function packRequests(page: Awaited<ReturnType<typeof open>>) {
+    const packs: string[] = [];
+    page.on('request', (request) => {
+      const match = /\/assets\/messages-([a-z-]+?)-[\w-]{8}\.js$/.exec(new URL(request.url()).pathname);
+      if (match) packs.push(match[1]);
+    });
+    return packs;
+  }
+
+  it('loads one language and only the packs a page needs, and the rest when navigating or opening the login modal', async () => {
+    const page = await open();
+    const packs = packRequests(page);
+    const product = (await (await fetch(`${server.url}/v1/good/list?page_size=1`)).json()).data.records[0].id;
+    await page.goto(`${server.url}/zh-cn/product/${product}`);
+    await expect.poll(() => page.locator('html').getAttribute('data-message-packs')).toBe('storefront');
+    await expect.poll(() => page.evaluate(() => document.querySelector('.product-page')?.textContent ?? '')).toContain('首页');
+    await page.waitForLoadState('networkidle');
+    expect(packs).toEqual(['zh-cn-storefront']);
+
+    // A client-side navigation to the home page brings the browse pack with its data.
+    await page.locator('.product-page__crumbs a', { hasText: '首页' }).click();
+    await page.waitForURL(/\/zh-cn\/?$/);
+    await expect.poll(() => page.locator('.eyebrow').first().textContent()).toBe('工作室原创设计 · 全球直邮');
+    expect(packs).toEqual(['zh-cn-storefront', 'zh-cn-browse']);
+
+    // The login modal arrives with the account pack.
+    await page.locator('header .account-button').click();
+    await expect.poll(() => page.getByRole('dialog').first().innerText()).toContain('欢迎回来');
+    expect(packs).toEqual(['zh-cn-storefront', 'zh-cn-browse', 'zh-cn-account']);
+    await page.keyboard.press('Escape');
+
+    // Changing the language loads a new document with the other language's packs.
+    await page.locator('header .lang-switch a', { hasText: 'English' }).first().click();
+    await page.waitForURL(/\/en\/?$/);
+    await expect.poll(() => page.locator('.eyebrow').first().textContent()).toBe('Designed in our studio · Shipped worldwide');
+    expect(packs.slice(3).sort()).toEqual(['en-browse', 'en-storefront']);
+  });
+});
