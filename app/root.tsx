@@ -22,14 +22,9 @@ import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import { AccountShell, accountRootData } from './components/account/account-shell';
 import type { Route } from './+types/root';
-import stylesheet from './styles/index.css?inline';
+import stylesheetUrl from './styles/index.css?url';
 
-/**
- * The stylesheet travels inside the page head rather than as a render-blocking request
- * (docs/decisions/0031-inline-stylesheet.md). Only the server bundle holds the text: the
- * browser keeps the server's <style> through hydration and client navigation.
- */
-const inlineStylesheet = import.meta.env.SSR ? stylesheet : '';
+export const links: Route.LinksFunction = () => [{ rel: 'stylesheet', href: stylesheetUrl }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
@@ -99,7 +94,6 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content={colorSchemeFor(colorMode)} />
         <meta name="theme-color" content="#ff6900" />
         <link rel="icon" href={favicon} />
-        <style dangerouslySetInnerHTML={{ __html: inlineStylesheet }} suppressHydrationWarning />
         <Meta />
         <Links />
         {data?.site.analysisCode ? (
