@@ -48,6 +48,24 @@ describe('locale routing', () => {
   });
 });
 
+describe('stylesheet', () => {
+  it('links one hashed stylesheet, cached for a year and sent compressed, instead of inlining it', async () => {
+    const page = await server.request('/en/product/1');
+    expect(page.text).not.toContain('<style');
+    const links = [...page.text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((match) => match[1]);
+    expect(links).toHaveLength(1);
+    expect(links[0]).toMatch(/^\/assets\/index-[\w-]{8}\.css$/);
+    for (const encoding of ['br', 'gzip']) {
+      const response = await fetch(server.url + links[0], { headers: { 'accept-encoding': encoding } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-encoding')).toBe(encoding);
+      expect(response.headers.get('cache-control')).toMatch(/max-age=31536000.*immutable/);
+      expect(response.headers.get('content-type')).toMatch(/^text\/css/);
+      expect(await response.text()).toContain('.product-page');
+    }
+  });
+});
+
 describe('page head from the site settings', () => {
   it('carries title, keywords, description and favicon', async () => {
     const { text } = await server.request('/en/');
