@@ -9,9 +9,17 @@ export interface CachedPage {
   brotli: Buffer | null;
   etag: string;
   storedAt: number;
+  /** When get() last moved the entry to the recently used end (see TOUCH_EVERY_MS). */
+  touchedAt: number;
 }
 
 const COMPRESS_FROM_BYTES = 1024;
+/**
+ * A hit moves its entry to the recently used end of the map at most this often: a Map
+ * delete and insert on every hit cost more than the lookup itself, and eviction order
+ * only needs to be right to within a second.
+ */
+const TOUCH_EVERY_MS = 1_000;
 /** Headers that describe one visitor or one response, never copied into the cache. */
 const UNCACHEABLE_HEADERS = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'date', 'etag']);
 
@@ -36,8 +44,11 @@ export class PageCache {
       this.delete(key);
       return undefined;
     }
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    if (now - entry.touchedAt >= TOUCH_EVERY_MS) {
+      entry.touchedAt = now;
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
     return entry;
   }
 
@@ -52,6 +63,7 @@ export class PageCache {
       brotli: compressible ? exactCopy(brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } })) : null,
       etag: `"${createHash('sha1').update(page.body).digest('base64url').slice(0, 22)}"`,
       storedAt: Date.now(),
+      touchedAt: Date.now(),
     };
     this.delete(key);
     this.entries.set(key, entry);
@@ -98,11 +110,22 @@ function accepts(acceptEncoding: string) {
   return accepted;
 }
 
+/** The smallest encoding the client accepts that the page has; undefined for the plain body. */
+export function encodingFor(acceptEncoding: string | undefined, page: CachedPage): Encoding | undefined {
+  if (!acceptEncoding || !page.gzip) return undefined;
+  const accepted = accepts(acceptEncoding);
+  if (page.brotli && accepted.br) return 'br';
+  if (accepted.gzip) return 'gzip';
+  return undefined;
+}
+
+/** The page's bytes in an encoding encodingFor chose. */
+export function bodyFor(page: CachedPage, encoding: Encoding | undefined): Buffer {
+  return encoding === 'br' ? page.brotli! : encoding === 'gzip' ? page.gzip! : page.body;
+}
+
 /** Picks the smallest encoding the client accepts. */
 export function chooseEncoding(acceptEncoding: string | undefined, page: CachedPage): { body: Buffer; encoding?: Encoding } {
-  if (!acceptEncoding || !page.gzip) return { body: page.body };
-  const accepted = accepts(acceptEncoding);
-  if (page.brotli && accepted.br) return { body: page.brotli, encoding: 'br' };
-  if (accepted.gzip) return { body: page.gzip, encoding: 'gzip' };
-  return { body: page.body };
+  const encoding = encodingFor(acceptEncoding, page);
+  return encoding ? { body: bodyFor(page, encoding), encoding } : { body: page.body };
 }

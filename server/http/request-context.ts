@@ -42,13 +42,32 @@ export function requestLocale(request: FastifyRequest): Locale {
   return headersLocale(request.headers, request.cookies?.[LOCALE_COOKIE]);
 }
 
+/**
+ * Accept-Language values and the locale each picks: clients send a handful of distinct
+ * values, and ranking one (split, map, sort) ran on every cached API hit without a `lang`
+ * header. Short values only, so the memo stays small.
+ */
+const acceptLanguageLocales = new Map<string, Locale | null>();
+
+function acceptLanguageLocale(header: string | undefined): Locale | undefined {
+  if (!header) return undefined;
+  const known = acceptLanguageLocales.get(header);
+  if (known !== undefined) return known ?? undefined;
+  const locale = localeFromAcceptLanguage(header);
+  if (header.length <= 200) {
+    if (acceptLanguageLocales.size >= 256) acceptLanguageLocales.clear();
+    acceptLanguageLocales.set(header, locale ?? null);
+  }
+  return locale;
+}
+
 /** requestLocale from the raw headers alone (parsedCookie when the cookie parser already ran). */
 export function headersLocale(headers: IncomingHttpHeaders, parsedCookie?: string): Locale {
   const header = headers.lang;
   return (
     normalizeLocale(Array.isArray(header) ? header[0] : header) ??
     cookieLocale(parsedCookie ?? rawCookie(headers.cookie, LOCALE_COOKIE)) ??
-    localeFromAcceptLanguage(headers['accept-language']) ??
+    acceptLanguageLocale(headers['accept-language']) ??
     DEFAULT_LOCALE
   );
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isLocale } from '../../i18n/locales';
 import type { AppContext } from '../shared/context';
 import { currentContentVersion, peekContentVersion } from '../shared/content-version';
-import { chooseEncoding, PageCache, type CachedPage, type Encoding } from './page-cache';
+import { bodyFor, chooseEncoding, encodingFor, PageCache, type CachedPage, type Encoding } from './page-cache';
 import { CSRF_COOKIE } from './csrf';
 import { headersLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawCookie, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
@@ -90,7 +90,10 @@ export interface ResponseCache {
   frontDoor: FrontDoor;
 }
 
-/** A cached entry's response headers for each way it can be sent, made on its first hit. */
+/**
+ * A cached entry's response headers for each way it can be sent, made on its first hit.
+ * Each list ends with `x-request-id` and a slot for its value, filled in per hit.
+ */
 interface PreparedHeads {
   identity: string[];
   gzip: string[];
@@ -149,33 +152,39 @@ export function registerResponseCache(
       'x-cache', 'hit',
     ];
     const sized = (body: Buffer | null, encoding?: Encoding) =>
-      body ? [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length)] : [];
-    heads = { identity: sized(entry.body), gzip: sized(entry.gzip, 'gzip'), br: sized(entry.brotli, 'br'), notModified: common };
+      body ? [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length), 'x-request-id', ''] : [];
+    heads = { identity: sized(entry.body), gzip: sized(entry.gzip, 'gzip'), br: sized(entry.brotli, 'br'), notModified: [...common, 'x-request-id', ''] };
     prepared.set(entry, heads);
     return heads;
   };
 
   const frontDoor: FrontDoor = (raw, res) => {
     if (raw.method !== 'GET') return false;
-    const version = peekContentVersion(appContext);
+    const now = Date.now();
+    const version = peekContentVersion(appContext, now);
     if (version === undefined) return false;
     const url = raw.url ?? '/';
     const isPage = !url.startsWith('/v');
     const key = isPage ? pageKey(raw, version) : apiKey(raw, version);
-    const entry = key && cache.get(key);
+    const entry = key && cache.get(key, now);
     if (!entry) return false;
 
     const started = logHits ? performance.now() : 0;
     const requestId = requestIdOf(raw);
     const heads = headsOf(entry, isPage);
     const notModified = raw.headers['if-none-match'] === entry.etag;
-    const { body, encoding } = notModified ? { body: undefined, encoding: undefined } : chooseEncoding(raw.headers['accept-encoding'], entry);
-    const list = notModified ? heads.notModified : encoding ? heads[encoding] : heads.identity;
-    const extra: string[] = ['x-request-id', requestId];
+    const encoding = notModified ? undefined : encodingFor(raw.headers['accept-encoding'], entry);
+    let list = notModified ? heads.notModified : encoding ? heads[encoding] : heads.identity;
+    // writeHead turns the list into the response's header block before it returns, so the
+    // shared list's request id slot can be filled in place instead of copying the list per hit.
+    list[list.length - 1] = requestId;
     const setCookies = isPage ? visitorCookies(raw) : undefined;
-    if (setCookies) for (const cookie of setCookies) extra.push('set-cookie', cookie);
-    res.writeHead(notModified ? 304 : entry.status, list.concat(extra));
-    res.end(body);
+    if (setCookies) {
+      list = list.slice();
+      for (const cookie of setCookies) list.push('set-cookie', cookie);
+    }
+    res.writeHead(notModified ? 304 : entry.status, list);
+    res.end(notModified ? undefined : bodyFor(entry, encoding));
     if (logHits) {
       appContext.log.info(
         { reqId: requestId, req: { method: raw.method, url }, res: { statusCode: res.statusCode }, responseTime: performance.now() - started, cache: 'hit' },

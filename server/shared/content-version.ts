@@ -20,8 +20,8 @@ export async function currentContentVersion(ctx: AppContext): Promise<string> {
 }
 
 /** The version this process read less than a second ago, without waiting; undefined when it must be re-read. */
-export function peekContentVersion(ctx: AppContext): string | undefined {
-  return local && local.store === ctx.kv && Date.now() - local.checkedAt < LOCAL_CHECK_MS ? local.value : undefined;
+export function peekContentVersion(ctx: AppContext, now = Date.now()): string | undefined {
+  return local && local.store === ctx.kv && now - local.checkedAt < LOCAL_CHECK_MS ? local.value : undefined;
 }
 
 export async function bumpContentVersion(ctx: AppContext): Promise<void> {

@@ -69,6 +69,40 @@ describe('cache hits answered before Fastify', () => {
     expect(revalidated.headers.etag).toBe(first.headers.etag);
   });
 
+  it('give every hit its own request id, and a 304 too, while reusing the header lists', async () => {
+    const path = '/v1/goodGroup/list/2?ids=1';
+    const upstream = await hit(path, { 'x-request-id': 'edge-43' });
+    expect(upstream.headers['x-request-id']).toBe('edge-43');
+    const [first, second] = [await rawGet(path), await rawGet(path)];
+    const revalidated = await rawGet(path, { 'if-none-match': upstream.headers.etag! });
+    expect(revalidated.status).toBe(304);
+    const ids = [first, second, revalidated].map((response) => response.headers['x-request-id']);
+    for (const id of ids) expect(id).toMatch(/^[\w-]{36}$/);
+    expect(new Set(ids).size).toBe(3);
+    for (const response of [first, second, revalidated]) {
+      expect(response.headers['x-cache']).toBe('hit');
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+    // A page hit that hands out cookies must not leave them in the list the next hit sends.
+    const page = '/en/faq?ids=1';
+    const withCookies = await hit(page);
+    expect(withCookies.headers['set-cookie']).toHaveLength(2);
+    const returning = await rawGet(page, { cookie: withCookies.headers['set-cookie']!.map((cookie) => cookie.split(';')[0]).join('; ') });
+    expect(returning.headers['x-cache']).toBe('hit');
+    expect(returning.headers['set-cookie']).toBeUndefined();
+    expect(returning.headers['x-request-id']).not.toBe(withCookies.headers['x-request-id']);
+  });
+
+  it('pick the API language from Accept-Language on every hit', async () => {
+    const path = '/v1/goodGroup/list/2?accept=1';
+    const english = await hit(path, { 'accept-language': 'en-US,en;q=0.9' });
+    const chinese = await hit(path, { 'accept-language': 'zh-CN,zh;q=0.9,en;q=0.5' });
+    const englishAgain = await rawGet(path, { 'accept-language': 'en-US,en;q=0.9' });
+    expect(english.body.equals(chinese.body)).toBe(false);
+    expect(englishAgain.headers['x-cache']).toBe('hit');
+    expect(englishAgain.body.equals(english.body)).toBe(true);
+  });
+
   it('hand every visitor their own cookies and never cache them', async () => {
     const path = '/zh-cn/faq?cookies=1';
     const first = await hit(path);
