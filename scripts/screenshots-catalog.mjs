@@ -80,7 +80,9 @@ try {
             await page.keyboard.press('Escape');
             const menuFile = file.replace('home-', 'menu-');
             await page.locator('.menu-button').click();
-            await page.waitForTimeout(300);
+            // The drawer's code arrives with the first tap; then its 220 ms slide-in.
+            await page.locator('dialog.drawer[open]').waitFor();
+            await page.waitForFunction(() => document.querySelector('dialog.drawer')?.getAnimations().length === 0);
             await page.screenshot({ path: menuFile });
             console.log(menuFile);
             await page.keyboard.press('Escape');
