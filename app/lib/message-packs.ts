@@ -1,6 +1,6 @@
 import { useMatches } from 'react-router';
 import { loadMessagePacks } from '../../i18n';
-import { DEFAULT_LOCALE, normalizeLocale, type Locale } from '../../i18n/locales';
+import { DEFAULT_LOCALE, isLocale, normalizeLocale, type Locale } from '../../i18n/locales';
 import { ALWAYS_LOADED_PACK, type MessagePack, type MessagePacksHandle } from '../../i18n/packs';
 
 /** The packs the matched routes need in the browser: always `storefront`, plus what their handles ask for. */
@@ -27,7 +27,7 @@ export async function withMessagePacks<T>(
   { serverLoader, params }: { serverLoader: () => Promise<T>; params: { locale?: string } },
   packs: readonly MessagePack[],
 ): Promise<T> {
-  const locale = params.locale === 'en' ? 'en' : 'zh-cn';
+  const locale = isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
   const [data] = await Promise.all([serverLoader(), loadMessagePacks(locale, packs)]);
   return data;
 }

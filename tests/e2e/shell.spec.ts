@@ -210,4 +210,19 @@ describe('message packs', () => {
     await expect.poll(() => page.locator('.eyebrow').first().textContent()).toBe('Designed in our studio · Shipped worldwide');
     expect(packs.slice(3).sort()).toEqual(['en-browse', 'en-storefront']);
   });
+
+  it('leaves the server-rendered page working when its texts cannot be fetched', async () => {
+    const page = await open();
+    await page.route('**/assets/messages-*', (route) => route.abort());
+    await page.goto(`${server.url}/en/faq`);
+    await expect.poll(() => problems.some((problem) => problem.includes('page works without scripts'))).toBe(true);
+    expect(await page.locator('h1').first().innerText()).not.toBe('');
+    // Not hydrated: plain links still navigate as documents.
+    await page.locator('header .main-nav--bar a', { hasText: 'Contact Us' }).click();
+    await page.waitForURL(/\/en\/contact-us$/);
+    expect(await page.locator('header .main-nav--bar').innerText()).toContain('Contact Us');
+    await expect.poll(() => problems.filter((problem) => problem.includes('page works without scripts')).length).toBe(2);
+    await context.close();
+    problems.length = 0;
+  });
 });
