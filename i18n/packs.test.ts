@@ -87,6 +87,16 @@ const BROWSE_PAGES = sources(
   'app/routes/content-page.tsx',
 );
 
+/** Rendered only where the account pack is loaded: login-only pages and the login modal. */
+const ACCOUNT_PAGES = sources(
+  'app/components/account/',
+  'app/components/address/',
+  'app/components/checkout/',
+  'app/components/orders/',
+  'app/components/cart/',
+  ...['account-guard', 'account', 'address', 'cart', 'confirm-order', 'order-detail', 'orders', 'pay', 'result'].map((route) => `app/routes/${route}.tsx`),
+);
+
 describe('message packs', () => {
   it('every area is in exactly one pack', () => {
     const packed = Object.values(MESSAGE_PACKS).flat();
@@ -123,6 +133,10 @@ describe('message packs', () => {
       expect(text, route).toMatch(/messagePacks: \['browse'\]/);
       expect(text, route).toMatch(/export const clientLoader = .*withMessagePacks\(args, handle\.messagePacks\)/);
     }
+  });
+
+  it('login-only pages and the login modal use only keys of the storefront and account packs', () => {
+    expect(missingKeys(ACCOUNT_PAGES, packKeys('storefront', 'account'))).toEqual([]);
   });
 
   it('login-only pages ask for the account pack', () => {
