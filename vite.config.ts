@@ -35,25 +35,50 @@ function precompressAssets(): Plugin {
 }
 
 /**
+ * Where the browser build (already written: React Router builds it before the server, into
+ * react-router.config.ts's build directory) put each message pack, by `locale/pack`.
+ */
+function builtPackUrls(): Record<string, string> {
+  const assets = path.resolve('build/client/assets');
+  const files = fs.existsSync(assets) ? fs.readdirSync(assets) : [];
+  const urls: Record<string, string> = {};
+  for (const locale of LOCALES) {
+    for (const pack of Object.keys(MESSAGE_PACKS)) {
+      const file = files.find((name) => name.startsWith(`messages-${locale}-${pack}-`) && name.endsWith('.js'));
+      if (file) urls[`${locale}/${pack}`] = `/assets/${file}`;
+    }
+  }
+  return urls;
+}
+
+/**
  * The browser's messages come in packs (i18n/packs.ts): `virtual:message-pack/en/storefront`
  * is one locale's strings of one pack, as a JSON object, and the browser build imports
  * i18n/catalog.client.ts wherever code imports i18n/catalog.ts (the server's full catalogue).
+ * `virtual:message-pack-urls` tells the server build where the browser build put each pack,
+ * so pages can preload theirs; empty in development.
  */
 function messagePacks(): Plugin {
   const prefix = 'virtual:message-pack/';
+  const urlsId = 'virtual:message-pack-urls';
   const serverCatalog = path.resolve('i18n/catalog.ts');
   const clientCatalog = path.resolve('i18n/catalog.client.ts');
+  let command: 'build' | 'serve' = 'serve';
   return {
     name: 'shop:message-packs',
     // Before Vite's own resolver, which would otherwise resolve ./catalog first.
     enforce: 'pre',
+    configResolved(config) {
+      command = config.command;
+    },
     async resolveId(source, importer, options) {
-      if (source.startsWith(prefix)) return `\0${source}`;
+      if (source.startsWith(prefix) || source === urlsId) return `\0${source}`;
       if (options?.ssr || !source.endsWith('/catalog')) return null;
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       return resolved?.id === serverCatalog ? clientCatalog : null;
     },
-    load(id) {
+    load(id, options) {
+      if (id === `\0${urlsId}`) return `export default ${JSON.stringify(options?.ssr && command === 'build' ? builtPackUrls() : {})};`;
       if (!id.startsWith(`\0${prefix}`)) return null;
       const [locale, pack] = id.slice(prefix.length + 1).split('/');
       if (!(LOCALES as readonly string[]).includes(locale) || !isMessagePack(pack)) throw new Error(`Unknown message pack ${id}`);

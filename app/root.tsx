@@ -14,6 +14,8 @@ import { analyticsBootstrap } from './lib/analytics';
 import { COLOR_MODE_COOKIE, colorSchemeFor, parseColorMode } from './lib/color-mode';
 import { htmlLang, useLocale } from './lib/i18n';
 import { localeFromPath, preferredLocale, readCookie } from './lib/locale';
+import { preloadModule } from 'react-dom';
+import messagePackUrls from 'virtual:message-pack-urls';
 import { useMessagePacks } from './lib/message-packs';
 import { pageMeta } from './lib/seo';
 import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
@@ -86,6 +88,13 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const colorMode = data?.colorMode ?? 'system';
   const favicon = data?.site.favicon ? faviconUrl(data.site.favicon) : '/favicon.ico';
   const messagePacks = useMessagePacks();
+  if (import.meta.env.SSR) {
+    // The entry loads these before hydrating; a preload in the head starts them with the other scripts.
+    for (const pack of messagePacks) {
+      const href = messagePackUrls[`${locale}/${pack}`];
+      if (href) preloadModule(href, { as: 'script' });
+    }
+  }
   return (
     <html lang={htmlLang(locale)} data-color-mode={colorMode} data-message-packs={messagePacks.join(' ')}>
       <head>

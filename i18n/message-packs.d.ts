@@ -3,3 +3,9 @@ declare module 'virtual:message-pack/*' {
   const messages: Record<string, string>;
   export default messages;
 }
+
+/** Where the browser build put each pack (`en/storefront` -> `/assets/messages-en-storefront-<hash>.js`); server build only. */
+declare module 'virtual:message-pack-urls' {
+  const urls: Record<string, string>;
+  export default urls;
+}

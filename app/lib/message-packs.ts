@@ -19,7 +19,8 @@ export function pageLocale(): Locale {
 
 /**
  * A route's `clientLoader` body for a route whose texts are in `packs`: in the browser the
- * packs load alongside the page's data, so the page renders with its texts. (On the first
+ * packs load alongside the page's data, and the page (or its error boundary) renders once
+ * both are here. (On the first
  * page the server names the packs in <html data-message-packs> and app/entry.client.tsx
  * loads them before hydrating.)
  */
@@ -27,7 +28,11 @@ export async function withMessagePacks<T>(
   { serverLoader, params }: { serverLoader: () => Promise<T>; params: { locale?: string } },
   packs: readonly MessagePack[],
 ): Promise<T> {
-  const locale = isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
-  const [data] = await Promise.all([serverLoader(), loadMessagePacks(locale, packs)]);
-  return data;
+  const packsLoaded = loadMessagePacks(isLocale(params.locale) ? params.locale : DEFAULT_LOCALE, packs);
+  try {
+    return await serverLoader();
+  } finally {
+    // Also when the loader throws: the error boundary (the login guard's modal) shows texts of the packs too.
+    await packsLoaded;
+  }
 }

@@ -40,7 +40,7 @@ async function scriptsOf(pagePath: string): Promise<string[]> {
   const locale = pagePath.split('/')[1];
   const packs = /data-message-packs="([^"]*)"/.exec(page.text)?.[1].split(' ') ?? [];
   const assets = await Promise.all(packs.map((pack) => packChunk(page.text, locale, pack)));
-  return [...preloaded, ...assets];
+  return [...new Set([...preloaded, ...assets])];
 }
 
 /** A pack's chunk URL, as the entry's import map of packs names it (the file name carries a hash). */

@@ -66,6 +66,19 @@ describe('stylesheet', () => {
   });
 });
 
+describe('message packs', () => {
+  it('names and preloads the packs a page needs, in its language only', async () => {
+    const preloadedPacks = (html: string) =>
+      [...html.matchAll(/<link rel="modulepreload" href="\/assets\/messages-([a-z-]+?)-[\w-]{8}\.js"/g)].map((match) => match[1]);
+    const home = await server.request('/zh-cn/');
+    expect(home.text).toContain('data-message-packs="storefront browse"');
+    expect(preloadedPacks(home.text)).toEqual(['zh-cn-storefront', 'zh-cn-browse']);
+    const product = await server.request('/en/product/1');
+    expect(product.text).toContain('data-message-packs="storefront"');
+    expect(preloadedPacks(product.text)).toEqual(['en-storefront']);
+  });
+});
+
 describe('page head from the site settings', () => {
   it('carries title, keywords, description and favicon', async () => {
     const { text } = await server.request('/en/');

@@ -225,4 +225,21 @@ describe('message packs', () => {
     await context.close();
     problems.length = 0;
   });
+
+  it('shows the login guard with its texts when a visitor follows the cart link, however slowly the texts arrive', async () => {
+    const page = await open();
+    // The account pack arrives a second after the guard's 401: the guard must still wait for it.
+    await page.route('**/assets/messages-en-account-*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.goto(`${server.url}/en/product/1`);
+    await page.waitForLoadState('networkidle');
+    await page.getByTestId('header-cart').click();
+    await page.waitForURL(/\/en\/cart$/);
+    await expect.poll(() => page.getByRole('dialog').first().innerText(), { timeout: 15_000 }).toContain('Login to browse more content');
+    // The guard's 401 is the expected answer; nothing else may be logged.
+    expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+    problems.length = 0;
+  });
 });
