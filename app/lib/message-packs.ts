@@ -20,9 +20,8 @@ export function pageLocale(): Locale {
 /**
  * A route's `clientLoader` body for a route whose texts are in `packs`: in the browser the
  * packs load alongside the page's data, and the page (or its error boundary) renders once
- * both are here. (On the first
- * page the server names the packs in <html data-message-packs> and app/entry.client.tsx
- * loads them before hydrating.)
+ * both are here. (On the first page the server names the packs in <html
+ * data-message-packs> and app/entry.client.tsx loads them before hydrating.)
  */
 export async function withMessagePacks<T>(
   { serverLoader, params }: { serverLoader: () => Promise<T>; params: { locale?: string } },
