@@ -34,6 +34,9 @@ function precompressAssets(): Plugin {
   };
 }
 
+/** The file name (before its hash) of one locale's chunk of one message pack. */
+const packChunkName = (locale: string, pack: string) => `messages-${locale}-${pack}`;
+
 /**
  * Where the browser build (already written: React Router builds it before the server, into
  * react-router.config.ts's build directory) put each message pack, by `locale/pack`.
@@ -44,7 +47,7 @@ function builtPackUrls(): Record<string, string> {
   const urls: Record<string, string> = {};
   for (const locale of LOCALES) {
     for (const pack of Object.keys(MESSAGE_PACKS)) {
-      const file = files.find((name) => name.startsWith(`messages-${locale}-${pack}-`) && name.endsWith('.js'));
+      const file = files.find((name) => name.startsWith(`${packChunkName(locale, pack)}-`) && name.endsWith('.js'));
       if (file) urls[`${locale}/${pack}`] = `/assets/${file}`;
     }
   }
@@ -110,7 +113,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         // file, and the small modules every page's shell uses as another, instead of a dozen
         // chunks of a few hundred bytes each. Route modules and lazy parts keep their own files.
         manualChunks(id) {
-          if (id.startsWith('\0virtual:message-pack/')) return `messages-${id.split('/').slice(1).join('-')}`;
+          if (id.startsWith('\0virtual:message-pack/')) {
+            const [locale, pack] = id.split('/').slice(1);
+            return packChunkName(locale, pack);
+          }
           if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'vendor';
           if (SHELL_MODULES.test(id) && !NOT_SHELL.test(id)) return 'shell';
           return undefined;

@@ -2,13 +2,15 @@ import type { MessageArea } from './areas';
 
 /**
  * The browser loads messages in packs, one locale at a time, instead of every area in both
- * languages (docs/decisions/0033-javascript-budget.md). `storefront` is on every page: the
- * frame, error pages, the catalogue, the product page and toasts (API errors arrive already
- * translated in the answer's `msg`). `browse` (home, listings, search,
- * content pages) and `account` (login-only pages) join it where a route asks for them with
- * its `messagePacks` handle and `clientLoader` (app/lib/message-packs.ts); `account` also
- * arrives when the login modal opens. A component may only use keys of the packs loaded where it renders; a missing
- * key is logged as a console error, which fails the browser tests.
+ * languages (docs/decisions/0033-javascript-budget.md).
+ * - `storefront` is on every page: the frame, error pages, prices, the product page and
+ *   toasts (API errors arrive already translated in the answer's `msg`).
+ * - `browse` (home, listings, search, content pages) and `account` (login-only pages) join
+ *   it where a route asks for them with its `messagePacks` handle and `clientLoader`
+ *   (app/lib/message-packs.ts); `account` also arrives when the login modal opens.
+ * A component may only use keys of the packs loaded where it renders: i18n/packs.test.ts
+ * checks the sources, and in the browser a missing key is a console error, which fails the
+ * browser tests.
  */
 export const MESSAGE_PACKS = {
   storefront: ['shell', 'catalog', 'listing', 'productPage'],
