@@ -13,7 +13,8 @@ import { translate } from '../i18n';
 import { analyticsBootstrap } from './lib/analytics';
 import { COLOR_MODE_COOKIE, colorSchemeFor, parseColorMode } from './lib/color-mode';
 import { htmlLang, useLocale } from './lib/i18n';
-import { localeFromPath, preferredLocale, readCookie } from './lib/locale';
+import { localeFromPath } from './lib/locale';
+import { preferredLocale, requestCookies } from './lib/request-cookies.server';
 import { preloadModule } from 'react-dom';
 import messagePackUrls from 'virtual:message-pack-urls';
 import { useMessagePacks } from './lib/message-packs';
@@ -34,8 +35,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const settings = await context.services.siteSettings.getSiteSettings(context.ctx);
   const { title, keyword, desc } = context.services.siteSettings.seoConfigView(settings, locale);
   const user = context.ctx.user;
-  const cookies = request.headers.get('cookie');
-  const chosenCurrency = readCookie(cookies, DISPLAY_CURRENCY_COOKIE);
+  const cookies = requestCookies(request);
+  const chosenCurrency = cookies[DISPLAY_CURRENCY_COOKIE];
   return {
     locale,
     /** Absolute URLs (canonical, hreflang, Open Graph) start with this. */
@@ -46,7 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       currency: isCurrency(chosenCurrency) ? chosenCurrency : settings.currency,
       rates: settings.exchange_rates,
     },
-    colorMode: parseColorMode(readCookie(request.headers.get('cookie'), COLOR_MODE_COOKIE)),
+    colorMode: parseColorMode(cookies[COLOR_MODE_COOKIE]),
     seo: { title, keyword, desc },
     site: {
       name: pickText(settings.shop_name, locale),

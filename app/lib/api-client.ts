@@ -47,11 +47,21 @@ export function onSessionLost(listener: SessionListener): () => void {
   return () => sessionListeners.delete(listener);
 }
 
+/**
+ * One cookie from `document.cookie`, which the browser writes in its own normal form. (The
+ * server reads request headers with the `cookie` package instead; bringing it to the browser
+ * would cost more of the page's script budget than this loop.)
+ */
 export function readBrowserCookie(name: string): string | undefined {
   if (typeof document === 'undefined') return undefined;
   for (const part of document.cookie.split(';')) {
     const [key, ...rest] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { translate } from '../../i18n';
 import { CartPage } from '~/components/cart/cart-page';
 import { formFields, runAction } from '~/components/checkout/action-result.server';
 import { routeLocale } from '~/components/checkout/route-locale';
-import { readCookie } from '~/lib/locale';
+import { requestCookies } from '~/lib/request-cookies.server';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/cart';
@@ -16,7 +16,7 @@ const GUEST_CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = requireSessionUser(context);
   const { cart, siteSettings } = context.services;
-  const guest = readCookie(request.headers.get('cookie'), GUEST_CART_COOKIE);
+  const guest = requestCookies(request)[GUEST_CART_COOKIE];
   const headers = new Headers();
   if (guest && GUEST_CART_ID.test(guest)) {
     await cart.mergeGuestCart(context.ctx, { guestCartId: guest, userId: user.id });

@@ -1,7 +1,7 @@
 import { data, Outlet, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
 import { RouteErrorPage } from '~/components/layout/error-page';
-import { preferredLocale } from '~/lib/locale';
+import { preferredLocale } from '~/lib/request-cookies.server';
 import type { Route } from './+types/locale-layout';
 
 const FILE_PATH = /\.[a-z0-9]{2,5}$/i;

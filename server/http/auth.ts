@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import {
   lookupSession,
@@ -5,6 +6,8 @@ import {
   type IssuedSession,
   type SessionLookup,
 } from '../domains/customers/sessions.service';
+import { markPersonal } from '../shared/context';
+import type { CookieJar } from '../shared/cookies';
 import type { Env } from '../shared/env';
 import { LoginRequiredError, SessionExpiredError } from '../shared/errors';
 
@@ -21,6 +24,15 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /** Same rule as the CSRF cookie (server/app.ts): Secure when the shop is served over https in production. */
 export function secureCookies(env: Env): boolean {
   return env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
+}
+
+/**
+ * True when a request presents a buyer's credentials, whatever they turn out to be worth (an
+ * empty or stale cookie counts): its answer is personal, and the response cache neither
+ * serves nor stores it. Cookies come from the shop's one parser (server/shared/cookies.ts).
+ */
+export function presentsCredentials(headers: IncomingHttpHeaders, cookies: CookieJar): boolean {
+  return cookies[ACCESS_TOKEN_COOKIE] !== undefined || headers.token !== undefined;
 }
 
 /**
@@ -78,6 +90,7 @@ async function refreshIfDue(request: FastifyRequest, reply: FastifyReply, lookup
 
 /** Resolves the session of a request; with `reply`, also renews it when it is near its end. */
 export async function resolveSession(request: FastifyRequest, reply?: FastifyReply): Promise<SessionLookup> {
+  if (presentsCredentials(request.headers, request.cookies)) markPersonal(request.ctx);
   const credentials = presentedCredentials(request);
   if (!credentials) return { status: 'missing' };
   const lookup = await lookupSession(request.ctx, credentials.token, credentials.sign);
@@ -90,6 +103,8 @@ export async function resolveSession(request: FastifyRequest, reply?: FastifyRep
 
 /** preHandler for login-only endpoints: 301 with no session, 302 when it expired (SPEC section 8). */
 export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  // A login-only answer is personal even when it only says "log in": no shared cache keeps it.
+  markPersonal(request.ctx);
   const lookup = await resolveSession(request, reply);
   if (lookup.status === 'missing') throw new LoginRequiredError();
   if (lookup.status === 'expired') {
@@ -100,6 +115,7 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply):
 
 /** preHandler for endpoints that answer everyone but know the user when there is one. */
 export async function optionalUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  markPersonal(request.ctx);
   await resolveSession(request, reply);
 }
 

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import negotiate from '@fastify/accept-negotiator';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 
 export interface CachedPage {
@@ -97,26 +98,29 @@ function exactCopy(view: Buffer): Buffer {
 
 export type Encoding = 'br' | 'gzip';
 
-/** What an Accept-Encoding header allows; browsers send a handful of distinct values, so they are remembered. */
-const acceptedEncodings = new Map<string, { br: boolean; gzip: boolean }>();
+const SUPPORTED_ENCODINGS = ['br', 'gzip', 'identity'];
 
-function accepts(acceptEncoding: string) {
-  let accepted = acceptedEncodings.get(acceptEncoding);
-  if (accepted) return accepted;
-  const lower = acceptEncoding.toLowerCase();
-  accepted = { br: /\bbr\b/.test(lower), gzip: /\bgzip\b/.test(lower) };
-  if (acceptedEncodings.size >= 256) acceptedEncodings.clear();
-  acceptedEncodings.set(acceptEncoding, accepted);
-  return accepted;
+/**
+ * The encoding an Accept-Encoding header prefers among ours, by its q-values (`gzip;q=0`
+ * refuses gzip). Browsers send a handful of distinct values, so short ones are remembered.
+ */
+const preferredEncodings = new Map<string, Encoding | undefined>();
+
+function preferredEncoding(acceptEncoding: string): Encoding | undefined {
+  if (preferredEncodings.has(acceptEncoding)) return preferredEncodings.get(acceptEncoding);
+  const chosen = negotiate(acceptEncoding.toLowerCase(), SUPPORTED_ENCODINGS);
+  const encoding = chosen === 'br' || chosen === 'gzip' ? chosen : undefined;
+  if (acceptEncoding.length <= 200) {
+    if (preferredEncodings.size >= 256) preferredEncodings.clear();
+    preferredEncodings.set(acceptEncoding, encoding);
+  }
+  return encoding;
 }
 
 /** The smallest encoding the client accepts that the page has; undefined for the plain body. */
 export function encodingFor(acceptEncoding: string | undefined, page: CachedPage): Encoding | undefined {
   if (!acceptEncoding || !page.gzip) return undefined;
-  const accepted = accepts(acceptEncoding);
-  if (page.brotli && accepted.br) return 'br';
-  if (accepted.gzip) return 'gzip';
-  return undefined;
+  return preferredEncoding(acceptEncoding);
 }
 
 /** The page's bytes in an encoding encodingFor chose. */

@@ -3,6 +3,7 @@ import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, normalizeLocale, type Locale } from '../../i18n/locales';
 import type { AppContext, RequestContext } from '../shared/context';
+import { parseCookies, type CookieJar } from '../shared/cookies';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -13,21 +14,17 @@ declare module 'fastify' {
 export const LOCALE_COOKIE = 'lang';
 export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
 
-/** Reads one cookie from the raw header, for code that runs before the cookie parser. */
-const cookiePatterns = new Map<string, RegExp>();
+const PARSED_COOKIES = Symbol('parsedCookies');
 
-export function rawCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  let pattern = cookiePatterns.get(name);
-  if (!pattern) cookiePatterns.set(name, (pattern = new RegExp(`(?:^|;\\s*)${name}=([^;]*)`)));
-  const match = pattern.exec(header);
-  if (!match) return undefined;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return match[1];
-  }
+/**
+ * The cookies of a raw request, parsed once: the response cache reads them before Fastify
+ * runs (and before @fastify/cookie fills `request.cookies` with the same parser).
+ */
+export function rawRequestCookies(raw: IncomingMessage): CookieJar {
+  const memo = raw as IncomingMessage & { [PARSED_COOKIES]?: CookieJar };
+  return (memo[PARSED_COOKIES] ??= parseCookies(raw.headers.cookie));
 }
+
 export const DEFAULT_CLIENT = 4;
 
 function cookieLocale(value: string | undefined): Locale | undefined {
@@ -39,7 +36,7 @@ function cookieLocale(value: string | undefined): Locale | undefined {
  * cookie, then Accept-Language, then Chinese.
  */
 export function requestLocale(request: FastifyRequest): Locale {
-  return headersLocale(request.headers, request.cookies?.[LOCALE_COOKIE]);
+  return headersLocale(request.headers, request.cookies ?? rawRequestCookies(request.raw));
 }
 
 /**
@@ -61,12 +58,12 @@ function acceptLanguageLocale(header: string | undefined): Locale | undefined {
   return locale;
 }
 
-/** requestLocale from the raw headers alone (parsedCookie when the cookie parser already ran). */
-export function headersLocale(headers: IncomingHttpHeaders, parsedCookie?: string): Locale {
+/** requestLocale from the raw headers and the request's cookies. */
+export function headersLocale(headers: IncomingHttpHeaders, cookies: CookieJar): Locale {
   const header = headers.lang;
   return (
     normalizeLocale(Array.isArray(header) ? header[0] : header) ??
-    cookieLocale(parsedCookie ?? rawCookie(headers.cookie, LOCALE_COOKIE)) ??
+    cookieLocale(cookies[LOCALE_COOKIE]) ??
     acceptLanguageLocale(headers['accept-language']) ??
     DEFAULT_LOCALE
   );
@@ -95,6 +92,17 @@ export function registerRequestContext(app: FastifyInstance, appContext: AppCont
       client: requestClient(request),
       requestId: request.id,
       user: null,
+      privacy: { personal: false },
     };
+  });
+  // An answer that read a session or a cart is for its reader only: no shared cache (a CDN,
+  // a corporate proxy) may keep it, and none may hand it to a request with other cookies.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.ctx?.privacy.personal) return payload;
+    reply.header('cache-control', 'private, no-store');
+    const vary = reply.getHeader('vary');
+    const varies = typeof vary === 'string' ? vary : Array.isArray(vary) ? vary.join(', ') : '';
+    if (!/(^|,)\s*cookie\s*(,|$)/i.test(varies)) reply.header('vary', varies ? `${varies}, Cookie` : 'Cookie');
+    return payload;
   });
 }

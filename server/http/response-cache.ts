@@ -1,11 +1,11 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isLocale } from '../../i18n/locales';
 import type { AppContext } from '../shared/context';
 import { currentContentVersion, peekContentVersion } from '../shared/content-version';
 import { bodyFor, chooseEncoding, encodingFor, PageCache, type CachedPage, type Encoding } from './page-cache';
+import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf } from './cache-keys';
 import { CSRF_COOKIE } from './csrf';
-import { headersLocale, LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawCookie, requestIdOf } from './request-context';
+import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawRequestCookies, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
 
 declare module 'fastify' {
@@ -20,8 +20,6 @@ declare module 'fastify' {
   }
 }
 
-/** Cookies whose value changes the HTML of an anonymous page. */
-const PAGE_VARYING_COOKIES = ['color_mode', 'currency'] as const;
 const PAGE_CACHE_CONTROL = 'no-cache';
 const PAGE_VARY = 'Cookie, Accept-Encoding';
 const API_TYPE = 'application/json; charset=utf-8';
@@ -30,33 +28,6 @@ const API_VARY = 'lang, Accept-Language, Cookie, Accept-Encoding';
 
 /** Headers a hit sets itself, so a cached page's own copies are left out. */
 const HIT_HEADERS = new Set(['cache-control', 'vary', 'x-cache', 'x-request-id']);
-
-function pathLocaleOf(url: string) {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
-  const end = path.indexOf('/', 1);
-  const first = end === -1 ? path.slice(1) : path.slice(1, end);
-  return isLocale(first) ? first : undefined;
-}
-
-/**
- * The keys are made from the raw request only (URL, Host, the cookies and headers that
- * change the answer), so the same key comes out before routing (the front door below) and
- * after it (the Fastify hook). Host and X-Forwarded-Host are both part of a page's key
- * because absolute links in the HTML are built from the host the visitor asked for.
- */
-function pageKey(raw: IncomingMessage, version: string): string | undefined {
-  const url = raw.url ?? '/';
-  const cookies = raw.headers.cookie;
-  if (!pathLocaleOf(url) || rawCookie(cookies, 'access_token')) return undefined;
-  const forwardedHost = raw.headers['x-forwarded-host'] ?? '';
-  const varying = cookies ? PAGE_VARYING_COOKIES.map((name) => rawCookie(cookies, name) ?? '').join('|') : '|';
-  return `page|${raw.headers.host}|${forwardedHost}${url}|${varying}|${version}`;
-}
-
-function apiKey(raw: IncomingMessage, version: string): string {
-  return `api|${headersLocale(raw.headers)}|${raw.url}|${version}`;
-}
 
 /** Answers a request straight from the cache; false when Fastify has to handle it. */
 export type FrontDoor = (raw: IncomingMessage, res: ServerResponse) => boolean;
@@ -116,7 +87,12 @@ export function registerResponseCache(
 ): ResponseCache | null {
   if (options.ttlSeconds <= 0) return null;
   const { appContext } = options;
-  const cache = new PageCache({ ttlMs: options.ttlSeconds * 1000, maxEntries: 5_000, maxBytes: 192 * 1024 * 1024 });
+  const ttlMs = options.ttlSeconds * 1000;
+  // Addresses with a query (searches, filtered lists) have their own budget: see hasQuery.
+  const pathEntries = new PageCache({ ttlMs, maxEntries: 4_000, maxBytes: 160 * 1024 * 1024 });
+  const queryEntries = new PageCache({ ttlMs, maxEntries: 1_000, maxBytes: 32 * 1024 * 1024 });
+  const cacheFor = (key: string) => (hasQuery(key) ? queryEntries : pathEntries);
+  const keyOptions = { hostInKey: !appContext.env.PUBLIC_URL };
   const cookieSuffix = `; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE}; SameSite=Lax${options.secureCookies ? '; Secure' : ''}`;
   const security = Object.entries(securityHeaders({ https: options.https })).flat();
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
@@ -125,18 +101,18 @@ export function registerResponseCache(
   const keyFor = async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== 'GET') return undefined;
     const config = request.routeOptions.config;
-    if (config.publicCache) return apiKey(request.raw, await currentContentVersion(appContext));
-    if (config.storefrontPage) return pageKey(request.raw, await currentContentVersion(appContext));
+    if (config.publicCache) return apiKey(request.raw, await currentContentVersion(appContext), queryParamsOf(request.routeOptions.schema?.querystring));
+    if (config.storefrontPage) return pageKey(request.raw, await currentContentVersion(appContext), keyOptions);
     return undefined;
   };
 
   /** A hit on a page hands out the per-visitor cookies a render would, so none is ever cached. */
   const visitorCookies = (raw: IncomingMessage): string[] | undefined => {
-    const cookies = raw.headers.cookie;
+    const cookies = rawRequestCookies(raw);
     const locale = pathLocaleOf(raw.url ?? '/');
     let setCookies: string[] | undefined;
-    if (locale && rawCookie(cookies, LOCALE_COOKIE) !== locale) (setCookies ??= []).push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
-    if (!rawCookie(cookies, CSRF_COOKIE)) (setCookies ??= []).push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
+    if (locale && cookies[LOCALE_COOKIE] !== locale) (setCookies ??= []).push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
+    if (!cookies[CSRF_COOKIE]) (setCookies ??= []).push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
     return setCookies;
   };
 
@@ -165,8 +141,8 @@ export function registerResponseCache(
     if (version === undefined) return false;
     const url = raw.url ?? '/';
     const isPage = !url.startsWith('/v');
-    const key = isPage ? pageKey(raw, version) : apiKey(raw, version);
-    const entry = key && cache.get(key, now);
+    const key = isPage ? pageKey(raw, version, keyOptions) : apiKey(raw, version);
+    const entry = key && cacheFor(key).get(key, now);
     if (!entry) return false;
 
     const started = logHits ? performance.now() : 0;
@@ -222,15 +198,15 @@ export function registerResponseCache(
     const key = await keyFor(request);
     if (!key) return;
     request.responseCacheKey = key;
-    const hit = cache.get(key);
+    const hit = cacheFor(key).get(key);
     if (hit) return send(request, reply, hit, 'hit');
   });
 
   // API answers are stored as they leave; pages are stored by the storefront handler.
   app.addHook('onSend', async (request, reply, payload) => {
     if (!request.responseCacheKey?.startsWith('api|') || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    if (reply.getHeader('x-cache') === 'hit') return payload;
-    const entry = cache.set(request.responseCacheKey, { status: 200, headers: new Headers(), body: Buffer.from(payload) });
+    if (reply.getHeader('x-cache') === 'hit' || request.ctx?.privacy.personal !== false) return payload;
+    const entry = cacheFor(request.responseCacheKey).set(request.responseCacheKey, { status: 200, headers: new Headers(), body: Buffer.from(payload) });
     reply.header('etag', entry.etag);
     reply.header('cache-control', API_CACHE_CONTROL);
     reply.header('vary', API_VARY);
@@ -240,8 +216,9 @@ export function registerResponseCache(
 
   return {
     store(request, response) {
-      if (!request.responseCacheKey?.startsWith('page|')) return undefined;
-      return cache.set(request.responseCacheKey, response);
+      // Whatever the key says, an answer that read a session or a cart is never shared.
+      if (!request.responseCacheKey?.startsWith('page|') || request.ctx?.privacy.personal !== false) return undefined;
+      return cacheFor(request.responseCacheKey).set(request.responseCacheKey, response);
     },
     send,
     frontDoor,

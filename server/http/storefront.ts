@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
-import { isLocale } from '../../i18n/locales';
 import { services } from '../services';
-import { ACCESS_TOKEN_COOKIE, resolveSession } from './auth';
+import { resolveSession } from './auth';
+import { pathLocaleOf, withoutTrackingParams } from './cache-keys';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from './request-context';
 import type { ResponseCache } from './response-cache';
 import type { StorefrontLoadContext } from './storefront-context';
@@ -12,7 +12,7 @@ export type ServerBuildSource = () => Promise<ServerBuild>;
 
 
 function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  const url = new URL(withoutTrackingParams(request.url), `${request.protocol}://${request.host}`);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;
@@ -42,16 +42,11 @@ function sendWebResponse(reply: FastifyReply, response: Response) {
   return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
 }
 
-function pathLocaleOf(url: string) {
-  const first = url.split('?')[0].split('/')[1];
-  return isLocale(first) ? first : undefined;
-}
-
 /**
  * Every path that is not API, health or a static file is a storefront page rendered by
  * React Router. Anonymous GETs are stored in the response cache (server/http/
- * response-cache.ts), which answers repeats before this handler runs; visitors with a
- * session always get a fresh render. Bodies of page form posts arrive as raw bytes (within the body limit) and are
+ * response-cache.ts), which answers repeats before this handler runs; a render that read a
+ * session or a cart is never stored and is sent `private, no-store`. Bodies of page form posts arrive as raw bytes (within the body limit) and are
  * handed to React Router unparsed.
  */
 export async function registerStorefront(
@@ -82,8 +77,7 @@ export async function registerStorefront(
         if (pathLocale && request.cookies[LOCALE_COOKIE] !== pathLocale) {
           reply.setCookie(LOCALE_COOKIE, pathLocale, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: 'lax' });
         }
-        const hasSession = Boolean(request.cookies[ACCESS_TOKEN_COOKIE]);
-        if (hasSession) await resolveSession(request, reply);
+        await resolveSession(request, reply);
         const context: StorefrontLoadContext = {
           ctx: pathLocale ? { ...request.ctx, locale: pathLocale } : request.ctx,
           services,
@@ -91,12 +85,12 @@ export async function registerStorefront(
         const handle = await handlerFor();
         const response = await handle(toWebRequest(request, reply), context as never);
 
+        // store() refuses anything that read a session or a cart (request.ctx.privacy).
         if (cache && request.responseCacheKey && response.status === 200 && !response.headers.has('set-cookie') && response.body) {
           const body = Buffer.from(await response.arrayBuffer());
           const entry = cache.store(request, { status: response.status, headers: response.headers, body });
           if (entry) return cache.send(request, reply, entry, 'miss');
         }
-        if (hasSession) reply.header('cache-control', 'private, no-store');
         return sendWebResponse(reply, response);
       },
     });

@@ -11,6 +11,22 @@ export interface AppContext {
   database: DatabaseHandle;
   kv: KeyValueStore;
   log: Logger;
+  /** A request's record of whether its answer read anything personal; absent outside requests (see markPersonal). */
+  readonly privacy?: AnswerPrivacy;
+}
+
+export interface AnswerPrivacy {
+  personal: boolean;
+}
+
+/**
+ * Records that the answer being built depends on who is asking (a session, a cart). The
+ * response cache refuses to store such an answer whatever its key says, and it is sent
+ * `Cache-Control: private, no-store` (server/http/response-cache.ts). Code that reads
+ * anything personal calls this, so a caching mistake elsewhere cannot leak it.
+ */
+export function markPersonal(ctx: AppContext): void {
+  if (ctx.privacy) ctx.privacy.personal = true;
 }
 
 export interface SessionUser {
@@ -29,4 +45,6 @@ export interface RequestContext extends AppContext {
   client: number;
   requestId: string;
   user: SessionUser | null;
+  /** Shared by every copy of this request's context, so a mark made in a loader reaches the cache. */
+  readonly privacy: AnswerPrivacy;
 }

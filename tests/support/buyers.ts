@@ -6,6 +6,7 @@ import type { RequestOptions, TestResponse, TestServer } from './test-server';
 export interface Buyer {
   id: number;
   email: string;
+  username: string;
   headers: Record<string, string>;
   /** `server.request` with this buyer's token + sign headers (and lang en unless given). */
   call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
@@ -20,6 +21,7 @@ export async function makeBuyer(server: TestServer, name = `buyer-${randomUUID()
   return {
     id: user.id,
     email,
+    username: name,
     headers,
     call: (path, options = {}) => server.request(path, { ...options, headers: { ...headers, ...options.headers } }),
   };

@@ -5,7 +5,7 @@ import type { ProductPage } from '../../../server/domains/catalog/products.servi
 import { describeIssue } from '../../../server/http/validation';
 import { isCurrency } from '../../../server/shared/money';
 import { DISPLAY_CURRENCY_COOKIE, type DisplayCurrency } from '~/lib/currency';
-import { readCookie } from '~/lib/locale';
+import { requestCookies } from '~/lib/request-cookies.server';
 import { DEFAULT_SORT, LISTING_PAGE_SIZE, type ListingData, type ListingFilters } from './listing';
 import { displayAmountText, parseMajorAmount, settlementBound } from './price-range';
 
@@ -18,7 +18,7 @@ const DISPLAY_PRICE_PARAMS = ['min', 'max', 'cur'] as const;
  */
 export async function displayCurrencyFor(request: Request, context: AppLoadContext): Promise<DisplayCurrency> {
   const settings = await context.services.siteSettings.getSiteSettings(context.ctx);
-  const chosen = readCookie(request.headers.get('cookie'), DISPLAY_CURRENCY_COOKIE);
+  const chosen = requestCookies(request)[DISPLAY_CURRENCY_COOKIE];
   return {
     settlement: settings.currency,
     currency: isCurrency(chosen) ? chosen : settings.currency,

@@ -6,7 +6,7 @@ import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
 import { IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
 import type { StorefrontLoadContext } from '~/lib/context';
 import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
-import { readCookie } from '~/lib/locale';
+import { requestCookies } from '~/lib/request-cookies.server';
 import { localePath } from '~/lib/i18n';
 import { loadAreaOptions } from '../address/areas.server';
 import { formFields, refusalOf, refusalText } from './action-result.server';
@@ -33,7 +33,7 @@ function sourceInput(source: Source) {
 }
 
 function displayCurrencyOf(request: Request): Currency | undefined {
-  const chosen = readCookie(request.headers.get('cookie'), DISPLAY_CURRENCY_COOKIE);
+  const chosen = requestCookies(request)[DISPLAY_CURRENCY_COOKIE];
   return isCurrency(chosen) ? chosen : undefined;
 }
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { pickText, translate, type Locale } from '../../../i18n';
 import { cartItems } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import { markPersonal, type AppContext } from '../../shared/context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { formatAmount, type Currency } from '../../shared/money';
 import { assertLineBuyable, lineProblem, loadSkuFacts, propertiesText, type LineProblem, type SkuFacts } from '../checkout/sku-facts';
@@ -53,6 +53,7 @@ function problemText(locale: Locale, problem: LineProblem | null, facts: SkuFact
 }
 
 export async function getCart(ctx: AppContext, input: { cartKey: CartKey; locale: Locale; currency: Currency }): Promise<CartView> {
+  markPersonal(ctx);
   const rows = await ctx.db
     .select({ skuId: cartItems.skuId, quantity: cartItems.quantity })
     .from(cartItems)
@@ -93,6 +94,7 @@ export async function getCart(ctx: AppContext, input: { cartKey: CartKey; locale
 }
 
 export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<number> {
+  markPersonal(ctx);
   const [row] = await ctx.db
     .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
     .from(cartItems)
@@ -102,6 +104,7 @@ export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<numb
 
 /** Adds to a line (creating it), never beyond stock or MAX_LINE_QUANTITY. */
 export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<number> {
+  markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
   const [current] = await ctx.db
     .select({ quantity: cartItems.quantity })
@@ -124,6 +127,7 @@ export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuI
 }
 
 export async function setCartQuantity(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<void> {
+  markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
   assertLineBuyable(sku, input.quantity, input.locale);
   const updated = await ctx.db
@@ -135,6 +139,7 @@ export async function setCartQuantity(ctx: AppContext, input: { cartKey: CartKey
 }
 
 export async function removeFromCart(ctx: AppContext, input: { cartKey: CartKey; skuId: number }): Promise<void> {
+  markPersonal(ctx);
   const removed = await ctx.db
     .delete(cartItems)
     .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)))
@@ -147,6 +152,7 @@ export async function removeFromCart(ctx: AppContext, input: { cartKey: CartKey;
  * (at most MAX_LINE_QUANTITY), then the guest cart is gone. Safe to call twice.
  */
 export async function mergeGuestCart(ctx: AppContext, input: { guestCartId: string; userId: number }): Promise<void> {
+  markPersonal(ctx);
   const guest = guestCartKey(input.guestCartId);
   const user = userCartKey(input.userId);
   await ctx.db.transaction(async (tx) => {

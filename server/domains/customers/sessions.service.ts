@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
-import type { AppContext, SessionUser } from '../../shared/context';
+import { markPersonal, type AppContext, type SessionUser } from '../../shared/context';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** A session in the last third of its life is renewed by the next request it makes (sliding expiry). */
@@ -56,6 +56,7 @@ export async function lookupSession(
   sign: string | undefined | null,
   now: Date = new Date(),
 ): Promise<SessionLookup> {
+  markPersonal(ctx);
   const [row] = await ctx.db
     .select({
       sessionId: sessions.id,

@@ -1,0 +1,114 @@
+import type { IncomingMessage } from 'node:http';
+import { z } from 'zod';
+import { isLocale } from '../../i18n/locales';
+import { productListQuery } from '../domains/catalog/catalog.schemas';
+import { presentsCredentials } from './auth';
+import { headersLocale, rawRequestCookies } from './request-context';
+
+/**
+ * How the response cache names what it stores. A key is made from the raw request only
+ * (URL, the cookies and headers that change the answer), so the same key comes out before
+ * routing (the front door) and after it (the Fastify hook). Keys are bounded: a request
+ * whose query carries a parameter the answer does not read gets no key at all, so made-up
+ * query strings cannot fill the cache and push the catalogue out of it.
+ */
+
+/** Cookies whose value changes the HTML of an anonymous page. */
+const PAGE_VARYING_COOKIES = ['color_mode', 'currency'] as const;
+
+/**
+ * The query parameters storefront pages read: the listing filters of the category and
+ * search pages (`productListQuery`, plus the price bounds as typed in a display currency,
+ * app/components/catalog/listing.server.ts) and the Google sign-in's failure flag.
+ */
+export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set([...Object.keys(productListQuery.shape), 'min', 'max', 'cur', 'login_error']);
+
+/**
+ * Campaign and click ids that ad platforms append to links. No page reads them on the
+ * server (analytics read them in the browser), so they are left out of the key and out
+ * of the URL a page is rendered from: a campaign's visitors share the cached page.
+ */
+const TRACKING_PARAM = /^(?:utm_\w+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|ttclid|twclid|li_fat_id|mc_cid|mc_eid|_ga|_gl)$/;
+
+/** The URL without its tracking parameters; the same string when it has none. */
+export function withoutTrackingParams(url: string): string {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return url;
+  const pairs = url.slice(queryStart + 1).split('&');
+  const kept = pairs.filter((pair) => !TRACKING_PARAM.test(parameterName(pair)));
+  if (kept.length === pairs.length) return url;
+  return kept.length ? `${url.slice(0, queryStart)}?${kept.join('&')}` : url.slice(0, queryStart);
+}
+
+function parameterName(pair: string): string {
+  const equals = pair.indexOf('=');
+  const name = equals === -1 ? pair : pair.slice(0, equals);
+  try {
+    return decodeURIComponent(name.replaceAll('+', ' '));
+  } catch {
+    return name;
+  }
+}
+
+/** True when every parameter of the URL's query is one the answer reads. */
+function readsOnly(url: string, allowed: ReadonlySet<string>): boolean {
+  const queryStart = url.indexOf('?');
+  if (queryStart === -1) return true;
+  for (const pair of url.slice(queryStart + 1).split('&')) {
+    if (pair !== '' && !allowed.has(parameterName(pair))) return false;
+  }
+  return true;
+}
+
+export function pathLocaleOf(url: string) {
+  const query = url.indexOf('?');
+  const path = query === -1 ? url : url.slice(0, query);
+  const end = path.indexOf('/', 1);
+  const first = end === -1 ? path.slice(1) : path.slice(1, end);
+  return isLocale(first) ? first : undefined;
+}
+
+export interface PageKeyOptions {
+  /**
+   * With PUBLIC_URL set, absolute links in a page come from it, so the Host header does
+   * not change the HTML and stays out of the key (a made-up Host cannot fill the cache).
+   */
+  hostInKey: boolean;
+}
+
+/** The key of an anonymous page, or undefined when this request's page must not be cached. */
+export function pageKey(raw: IncomingMessage, version: string, options: PageKeyOptions): string | undefined {
+  const url = withoutTrackingParams(raw.url ?? '/');
+  if (!pathLocaleOf(url) || !readsOnly(url, PAGE_QUERY_PARAMS)) return undefined;
+  const cookies = rawRequestCookies(raw);
+  if (presentsCredentials(raw.headers, cookies)) return undefined;
+  const varying = PAGE_VARYING_COOKIES.map((name) => cookies[name] ?? '').join('|');
+  const host = options.hostInKey ? `${raw.headers.host}|${raw.headers['x-forwarded-host'] ?? ''}` : '';
+  return `page|${host}${url}|${varying}|${version}`;
+}
+
+/** The key of a public API answer; `allowedQuery` is what the route's querystring schema reads. */
+export function apiKey(raw: IncomingMessage, version: string, allowedQuery?: ReadonlySet<string>): string | undefined {
+  const url = raw.url ?? '/';
+  if (allowedQuery && !readsOnly(url, allowedQuery)) return undefined;
+  return `api|${headersLocale(raw.headers, rawRequestCookies(raw))}|${url}|${version}`;
+}
+
+const queryNamesOfSchema = new WeakMap<object, ReadonlySet<string>>();
+
+/** The parameter names a route's querystring schema reads; none when it has no schema. */
+export function queryParamsOf(schema: unknown): ReadonlySet<string> {
+  if (!(schema instanceof z.ZodObject)) return new Set();
+  let names = queryNamesOfSchema.get(schema);
+  if (!names) queryNamesOfSchema.set(schema, (names = new Set(Object.keys(schema.shape))));
+  return names;
+}
+
+/**
+ * Entries for addresses with a query string (listing pages, searches, filtered API lists)
+ * live in their own part of the cache: however many distinct searches arrive, they only
+ * push out each other, never the home, category and product pages.
+ */
+export function hasQuery(key: string): boolean {
+  return key.includes('?');
+}
