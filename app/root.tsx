@@ -21,6 +21,7 @@ import { useMessagePacks } from './lib/message-packs';
 import { pageMeta } from './lib/seo';
 import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
 import { isCurrency } from '../server/shared/money';
+import { siteOrigin } from '../server/shared/site-origin';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import { AccountShell, accountRootData } from './components/account/account-shell';
@@ -40,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return {
     locale,
     /** Absolute URLs (canonical, hreflang, Open Graph) start with this. */
-    origin: context.ctx.env.PUBLIC_URL?.replace(/\/$/, '') ?? url.origin,
+    origin: siteOrigin(context.ctx.env, url.origin),
     /** Prices are stored in `settlement`; the buyer sees them in `currency`, converted with `rates`. */
     display: {
       settlement: settings.currency,

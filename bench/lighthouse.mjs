@@ -53,7 +53,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-lighthouse-'));
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const shop = spawn(process.execPath, ['build/app-server/main.js'], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const chrome = await chromeLauncher.launch({

@@ -56,7 +56,7 @@ const serverEnv = {
 
 async function startShop() {
   const port = await freePort();
-  const child = spawn(process.execPath, ['build/app-server/main.js'], { env: { ...serverEnv, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['build/app-server/main.js'], { env: { ...serverEnv, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => child.on('exit', resolve));
   const url = `http://127.0.0.1:${port}`;
   await waitForReady(url, 180_000);

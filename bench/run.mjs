@@ -117,7 +117,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-'));
 const shopPort = await freePort();
 const ceilingPort = await freePort();
 const shop = spawn(process.execPath, ['build/app-server/main.js'], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(shopPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+  env: { ...process.env, NODE_ENV: 'production', PORT: String(shopPort), PUBLIC_URL: `http://127.0.0.1:${shopPort}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 const ceiling = fork('bench/ceiling.mjs', { env: { ...process.env, PORT: String(ceilingPort) } });

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   try {
     env = loadEnv();
   } catch (error) {
-    console.error((error as Error).message);
+    // No configured logger yet, but the line is JSON like every other one.
+    createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }).fatal({ problems: (error as Error).message }, 'cannot start: invalid configuration');
     process.exit(1);
   }
   const log = createLogger(env);

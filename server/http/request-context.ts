@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, normalizeLocale, type Locale } from '../../i18n/locales';
 import type { AppContext, RequestContext } from '../shared/context';
 import { parseCookies, type CookieJar } from '../shared/cookies';
+import { siteOrigin } from '../shared/site-origin';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,6 +73,11 @@ export function headersLocale(headers: IncomingHttpHeaders, cookies: CookieJar):
 const REQUEST_ID_PATTERN = /^[\w.:-]{1,64}$/;
 
 /** An upstream proxy's id is kept so one request can be followed across hops; otherwise a new one. */
+/** The shop's origin for absolute links in an answer to this request (see siteOrigin). */
+export function siteOriginOf(request: FastifyRequest): string {
+  return siteOrigin(request.ctx.env, `${request.protocol}://${request.host}`);
+}
+
 export function requestIdOf(raw: IncomingMessage): string {
   const incoming = raw.headers['x-request-id'];
   return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();

@@ -78,6 +78,8 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
     if (env.CAPTCHA_TEST_ANSWER) insecure.push('CAPTCHA_TEST_ANSWER is a test knob');
     if (env.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
     if (env.STRIPE_API_BASE) insecure.push('STRIPE_API_BASE is a test knob');
+    // Payment return and notify addresses, mail links and the sitemap are built from it; a Host header must never decide them.
+    if (!env.PUBLIC_URL) insecure.push('PUBLIC_URL is required (the address buyers use, e.g. https://shop.example)');
     if (insecure.length > 0) {
       throw new InsecureConfigError(`Refusing to start in production: ${insecure.join('; ')}`);
     }

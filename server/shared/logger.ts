@@ -1,8 +1,8 @@
 import pino, { type Logger } from 'pino';
 import type { Env } from './env';
 
-/** Headers and fields that carry credentials never reach the logs. */
-export const REDACTED_PATHS = [
+/** Fields that carry credentials: never logged, whatever their value. */
+const SECRET_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers.token',
@@ -23,9 +23,100 @@ export const REDACTED_PATHS = [
   '*.code',
   '*.dots',
   '*.cookie',
+  // Request bodies hold addresses, notes and passwords; nothing logs one on purpose.
+  'body',
+  'req.body',
+  '*.body',
 ];
 
+/** Fields that name a person: logged masked, so a line can still be matched to a report. */
+const PERSONAL_PATHS = ['email', 'to', 'mobile', 'phone', '*.email', '*.to', '*.mobile', '*.phone'];
+
+export const REDACTED_PATHS = [...SECRET_PATHS, ...PERSONAL_PATHS];
+
+// `%40` too: addresses typed into a query string arrive percent-encoded.
+const EMAIL = /([\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]*?(@|%40)([\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+)/gu;
+
+/** `a***@example.com` wherever an address appears in a text: enough to recognise, not to contact. */
+export function maskEmails(text: string): string {
+  return text.replace(EMAIL, (_match, first: string, at: string, domain: string) => `${first}***${at}${domain}`);
+}
+
+/** `138****5678`. Only fields named as phones are masked so: order numbers look alike. */
+export function maskPhone(text: string): string {
+  const digits = text.replace(/[^\d+]/g, '');
+  return digits.length > 6 ? `${digits.slice(0, 3)}****${digits.slice(-4)}` : '****';
+}
+
+function maskField(field: string, value: unknown): unknown {
+  if (typeof value !== 'string') return Array.isArray(value) ? value.map((item) => maskField(field, item)) : '[redacted]';
+  return field === 'mobile' || field === 'phone' ? maskPhone(value) : maskEmails(value);
+}
+
+function censor(value: unknown, path: string[]): unknown {
+  const field = path[path.length - 1];
+  return PERSONAL_PATHS.includes(field) ? maskField(field, value) : '[redacted]';
+}
+
+// Database drivers put the values of a failed query in these; drizzle also copies them into its message.
+const VALUE_BEARING_ERROR_FIELDS = new Set(['params', 'parameters', 'detail']);
+
+/**
+ * Errors keep their type, code, message and stack, but never the values of the query that
+ * failed (drizzle's "params: …" line, PostgreSQL's `detail` such as "Key (email)=(…)"),
+ * and any address or phone number left in a message is masked.
+ */
+function sanitizeError(serialized: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  const clean: Record<string, unknown> = {};
+  const quotesValues = isDataException(serialized.code);
+  for (const [key, value] of Object.entries(serialized)) {
+    if (VALUE_BEARING_ERROR_FIELDS.has(key)) continue;
+    if (typeof value === 'string') clean[key] = maskEmails(key === 'message' || key === 'stack' ? withoutValues(value, quotesValues) : value);
+    else if (value && typeof value === 'object' && depth < 5) clean[key] = sanitizeError(value as Record<string, unknown>, depth + 1);
+    else clean[key] = value;
+  }
+  return clean;
+}
+
+/** SQLSTATE class 22 ("data exception"): PostgreSQL quotes the offending value in the message. */
+function isDataException(code: unknown): boolean {
+  return typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code);
+}
+
+function withoutValues(text: string, quotesValues: boolean): string {
+  const withoutParams = text.replace(/\nparams: [^\n]*/g, '\nparams: [redacted]');
+  return quotesValues ? withoutParams.replace(/"[^"\n]*"/g, '"[redacted]"') : withoutParams;
+}
+
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  return sanitizeError(pino.stdSerializers.errWithCause(error) as unknown as Record<string, unknown>);
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remotePort?: number };
+}
+
+/** What a request line says: no headers, no body; an address typed into a query string is masked. */
+function serializeRequest(request: LoggedRequest) {
+  return {
+    method: request.method,
+    url: typeof request.url === 'string' ? maskEmails(request.url) : undefined,
+    remoteAddress: request.ip,
+    remotePort: request.socket?.remotePort,
+  };
+}
+
 export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: pino.DestinationStream): Logger {
-  const options = { level: env.LOG_LEVEL, redact: { paths: REDACTED_PATHS, censor: '[redacted]' }, base: { service: 'shop' } };
+  const options: pino.LoggerOptions = {
+    level: env.LOG_LEVEL,
+    redact: { paths: REDACTED_PATHS, censor },
+    serializers: { err: serializeError, error: serializeError, req: serializeRequest },
+    base: { service: 'shop' },
+  };
   return destination ? pino(options, destination) : pino(options);
 }

@@ -17,7 +17,7 @@ async function call(url: string, method: string, body?: unknown, headers: Record
 
 /** The built server with its real logger at the most verbose level: no secret of a whole sign-in may reach the log. */
 // A fresh embedded database pays for initdb first; on a busy 2-core machine that alone can take a minute.
-describe('tokens, signs, passwords and codes never reach the logs', { timeout: 240_000 }, () => {
+describe('tokens, signs, passwords, codes, emails and phones never reach the logs', { timeout: 240_000 }, () => {
   it('holds for register, login, emailed code and authenticated calls', async () => {
     const database = postgresAdminUrl ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') }) : undefined;
     await database?.handle.close();
@@ -62,6 +62,19 @@ describe('tokens, signs, passwords and codes never reach the logs', { timeout: 2
       const log = server.output();
       expect(log).toContain('mail written to the local outbox');
       for (const secret of [token, sign, byCode.body.data.access_token, password, 'Another-Secret-99', code]) expect(log).not.toContain(secret);
+      // Personal data is masked, not only secrets: the outbox line names the buyer as l***@example.com.
+      expect(log).not.toContain(email);
+      expect(log).not.toContain('13812345678');
+      expect(log).toContain('"to":"l***@example.com"');
+      const lines = log.split('\n').filter((line) => line.trim() !== '');
+      const notJson = lines.filter((line) => {
+        try {
+          return typeof JSON.parse(line) !== 'object';
+        } catch {
+          return true;
+        }
+      });
+      expect(notJson).toEqual([]);
     } finally {
       await server.stop();
       await database?.drop();

@@ -26,6 +26,14 @@ describe('start-up faults', { timeout: 120_000 }, () => {
     expect(await server.exited).toBe(1);
     expect(server.output()).toContain('CAPTCHA_TEST_ANSWER is a test knob');
   });
+
+  it('refuses to start in production without PUBLIC_URL, saying so in a JSON line', async () => {
+    const server = spawnServer({ PUBLIC_URL: undefined, SEED_DEMO_DATA: 'false' }, await freePort());
+    expect(await server.exited).toBe(1);
+    const line = JSON.parse(server.output().trim().split('\n').pop()!);
+    expect(line).toMatchObject({ level: 60, msg: 'cannot start: invalid configuration' });
+    expect(line.problems).toContain('PUBLIC_URL is required');
+  });
 });
 
 describe('graceful shutdown', { timeout: 120_000 }, () => {

@@ -17,7 +17,15 @@ export function spawnServer(env: Record<string, string | undefined>, port: numbe
   // The test run's own DATABASE_URL/REDIS_URL point at the shared admin database; a spawned
   // server uses them only when a test passes them, so it can never migrate that database.
   const { DATABASE_URL: _database, REDIS_URL: _redis, ...inherited } = process.env;
-  const merged = { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'info', PORT: String(port), DATA_DIR: dataDir, ...env };
+  const merged = {
+    ...inherited,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: dataDir,
+    ...env,
+  };
   const childEnv = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));
   const child = spawn(process.execPath, ['build/app-server/main.js'], {
     env: childEnv,

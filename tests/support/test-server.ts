@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import pino from 'pino';
+import type { DestinationStream } from 'pino';
 import type { ServerBuild } from 'react-router';
 import { inject } from 'vitest';
 import { buildApp } from '../../server/app';
 import { createAppContext } from '../../server/runtime';
 import type { AppContext } from '../../server/shared/context';
 import { loadEnv } from '../../server/shared/env';
+import { createLogger } from '../../server/shared/logger';
 import { openDatabase } from '../../server/db/client';
 import { openTestDatabase } from './database';
 
@@ -53,7 +54,7 @@ export interface TestServer {
  */
 export async function startTestServer(
   envOverrides: Record<string, string | undefined> = {},
-  options: { databaseUrl?: string } = {},
+  options: { databaseUrl?: string; logTo?: DestinationStream } = {},
 ): Promise<TestServer> {
   const dataDir = inject('dataDir');
   const runId = inject('runId');
@@ -70,7 +71,7 @@ export async function startTestServer(
     DATABASE_URL: database.url,
     ...envOverrides,
   });
-  const log = pino({ level: env.LOG_LEVEL });
+  const log = createLogger(env, options.logTo);
   const ctx = await createAppContext(env, log, database.handle);
   const build = await loadStorefrontBuild();
   const app = await buildApp({

@@ -1,6 +1,7 @@
 import { data, redirectDocument } from 'react-router';
 import type { Locale } from '../../../i18n';
 import type { StorefrontLoadContext } from '~/lib/context';
+import { siteOrigin } from '../../../server/shared/site-origin';
 import { refusalOf, refusalText } from './action-result.server';
 
 /** `?order_id=` or a route's `:id`, as an order id; anything else is a 404 page. */
@@ -28,7 +29,7 @@ export async function ownOrderDetail(context: StorefrontLoadContext, userId: num
  */
 export async function payAction(context: StorefrontLoadContext, request: Request, orderId: number, locale: Locale) {
   try {
-    const started = await context.services.payments.startPayment(context.ctx, { orderId, origin: new URL(request.url).origin });
+    const started = await context.services.payments.startPayment(context.ctx, { orderId, siteOrigin: siteOrigin(context.ctx.env, new URL(request.url).origin) });
     return redirectDocument(started.redirectUrl);
   } catch (error) {
     const refusal = refusalOf(error);

@@ -3,6 +3,7 @@ import { isLocale, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, users } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
 import { formatPrice, isCurrency } from '../../shared/money';
+import { siteOrigin } from '../../shared/site-origin';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
@@ -62,7 +63,7 @@ export async function orderMailData(ctx: AppContext, orderId: number): Promise<{
   const settings = await getSiteSettings(ctx);
   const currency = isCurrency(order.currency) ? order.currency : 'CNY';
   const carrier = findCarrier(order.carrierCode);
-  const base = ctx.env.PUBLIC_URL?.replace(/\/$/, '') ?? '';
+  const base = siteOrigin(ctx.env, '');
   return {
     to: row.email,
     data: {

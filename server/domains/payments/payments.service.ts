@@ -44,7 +44,7 @@ function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
  */
 export async function startPayment(
   ctx: RequestContext,
-  input: { orderId: number; provider?: PaymentProviderName; origin: string },
+  input: { orderId: number; provider?: PaymentProviderName; siteOrigin: string },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
   const provider = configuredProvider(ctx.env);
   if (input.provider && input.provider !== provider.name) throw new BadRequestError('payments.providerUnavailable', { provider: input.provider });
@@ -62,8 +62,7 @@ export async function startPayment(
       currency: order.currency,
     })
     .returning();
-  const base = (ctx.env.PUBLIC_URL ?? input.origin).replace(/\/$/, '');
-  const result = `${base}/${ctx.locale}/result`;
+  const result = `${input.siteOrigin}/${ctx.locale}/result`;
   try {
     const session = await provider.createCheckout(ctx, {
       paymentId: payment.id,

@@ -4,6 +4,7 @@ import { orderIdParams, payAnswer, payBody, payStatusAnswer } from '../../domain
 import { paymentStatus, receiveWebhook, startPayment } from '../../domains/payments/payments.service';
 import type { PaymentProviderName } from '../../domains/payments/payment-provider';
 import type { Env } from '../../shared/env';
+import { siteOriginOf } from '../request-context';
 import { requireUser } from '../auth';
 import { envelopeOf, ok } from '../envelope';
 
@@ -42,8 +43,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
       },
     },
     async (request) => {
-      const origin = `${request.protocol}://${request.host}`;
-      const started = await startPayment(request.ctx, { orderId: request.body.order_id, provider: request.body.provider, origin });
+      const started = await startPayment(request.ctx, {
+        orderId: request.body.order_id,
+        provider: request.body.provider,
+        siteOrigin: siteOriginOf(request),
+      });
       return ok({ payment_id: started.paymentId, redirect_url: started.redirectUrl });
     },
   );

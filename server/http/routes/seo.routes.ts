@@ -4,10 +4,7 @@ import { visibleGroups } from '../../domains/catalog/groups.service';
 import { listedProductIds } from '../../domains/catalog/products.service';
 import { CONTENT_PAGE_SLUGS } from '../../domains/content/content.service';
 import type { AppContext } from '../../shared/context';
-
-export function publicOrigin(request: FastifyRequest, publicUrl: string | undefined): string {
-  return (publicUrl ?? `${request.protocol}://${request.host}`).replace(/\/$/, '');
-}
+import { siteOriginOf } from '../request-context';
 
 function escapeXml(value: string): string {
   return value.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
@@ -38,7 +35,7 @@ export async function seoRoutes(app: FastifyInstance, options: { appContext: App
   const { env } = options.appContext;
 
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {
-    const origin = publicOrigin(request, env.PUBLIC_URL);
+    const origin = siteOriginOf(request);
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
     return [
       'User-agent: *',
@@ -61,6 +58,6 @@ export async function seoRoutes(app: FastifyInstance, options: { appContext: App
       ...productIds.map((product) => ({ path: `/product/${product.id}`, lastModified: product.updated_at })),
     ];
     reply.type('application/xml; charset=utf-8').header('cache-control', 'public, max-age=600');
-    return sitemapXml(publicOrigin(request, env.PUBLIC_URL), entries);
+    return sitemapXml(siteOriginOf(request), entries);
   });
 }

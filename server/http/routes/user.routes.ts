@@ -26,6 +26,7 @@ import { BadRequestError, LoginRequiredError } from '../../shared/errors';
 import { clearSessionCookie, requireUser, startWebSession } from '../auth';
 import { adoptGuestCart } from './cart.routes';
 import { envelopeOf, ok } from '../envelope';
+import { siteOriginOf } from '../request-context';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export const userViewSchema = z.object({
@@ -69,10 +70,9 @@ const platformRequest = z.object({
   id_token: z.string().min(1).max(8192).optional(),
 });
 
-/** The redirect URI registered with Google: PUBLIC_URL when set, else the origin the request came to. */
+/** The redirect URI registered with Google. */
 function googleRedirectUri(request: FastifyRequest): string {
-  const origin = request.ctx.env.PUBLIC_URL?.replace(/\/+$/, '') ?? `${request.protocol}://${request.host}`;
-  return `${origin}/token_url`;
+  return `${siteOriginOf(request)}/token_url`;
 }
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
