@@ -57,6 +57,10 @@ async function main(): Promise<void> {
     const app = await buildApp({ appContext, ...(await storefrontOptions(mode)) });
     await app.listen({ port: env.PORT, host: env.HOST });
     log.info({ database: appContext.database.kind, sharedState: appContext.kv.kind, mode }, `shop ready on port ${env.PORT}`);
+    if (mode === 'production' && env.PUBLIC_URL && /^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(env.PUBLIC_URL)) {
+      // npm start's default keeps the two-command start working; a real shop must say where buyers find it.
+      log.warn({ publicUrl: env.PUBLIC_URL }, 'PUBLIC_URL is a local address: set it to the address buyers use before taking payments');
+    }
     const orderJobs = startOrderJobs(appContext);
 
     let closing = false;
