@@ -1,17 +1,10 @@
 import { data, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
 import { isCurrency, type Currency } from '../../server/shared/money';
+import { safeRedirectPath } from '../../server/shared/safe-redirect';
 import { colorModeCookie, parseColorMode } from '~/lib/color-mode';
 import { DISPLAY_CURRENCY_COOKIE, DISPLAY_CURRENCY_MAX_AGE } from '~/lib/currency';
 import type { Route } from './+types/preferences';
-
-/** Only local paths are followed back; anything else (other hosts, `//evil`) goes home. */
-function safeBackPath(value: FormDataEntryValue | null, fallback: string): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return fallback;
-  }
-  return value;
-}
 
 /** The `Set-Cookie` value that remembers a display currency for a year (SameSite=Lax, whole site). */
 function displayCurrencyCookie(currency: Currency): string {
@@ -42,7 +35,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const redirectTo = form.get('redirectTo');
   if (redirectTo === null) return data({ ok: valid }, { status: valid ? 200 : 400, headers });
-  return redirect(safeBackPath(redirectTo, home), { status: 303, headers });
+  // Only a page of this site is followed back (server/shared/safe-redirect.ts); anything else goes home.
+  return redirect(safeRedirectPath(redirectTo, new URL(request.url).origin) ?? home, { status: 303, headers });
 }
 
 export function loader({ params }: Route.LoaderArgs) {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translate } from '../../i18n';
-import { AppError, isDatabaseUnavailable } from '../shared/errors';
+import { AppError, isDatabaseUnavailable, isUnstorableText } from '../shared/errors';
 import { failure } from './envelope';
 import { requestLocale } from './request-context';
 import { RequestValidationError, describeIssue } from './validation';
@@ -51,6 +51,11 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
     return { status: 503, code: 503, msg: translate(locale, 'error.serviceUnavailable'), headers: { 'retry-after': '5' } };
+  }
+  if (isUnstorableText(error)) {
+    // Worth a look: some schema lets such text through (no values logged, they may be personal).
+    request.log.warn({ route: request.routeOptions.url }, 'text the database cannot store reached it');
+    return { status: 400, code: 400, msg: translate(locale, 'error.unstorableText') };
   }
   if (statusCode && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, code: statusCode, msg: translate(locale, 'error.badRequest') };
