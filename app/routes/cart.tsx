@@ -1,7 +1,7 @@
 import { data } from 'react-router';
 import { translate } from '../../i18n';
 import { CartPage } from '~/components/cart/cart-page';
-import { formFields, runAction } from '~/components/checkout/action-result.server';
+import { formFields, readForm, runAction } from '~/components/checkout/action-result.server';
 import { routeLocale } from '~/components/checkout/route-locale';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { pageMeta } from '~/lib/seo';
@@ -34,7 +34,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const { cart } = context.services;
-  const fields = formFields(await request.formData());
+  const fields = formFields(await readForm(request, locale));
   const cartKey = cart.userCartKey(user.id);
   const skuId = Number(fields.sku_id);
   if (!Number.isInteger(skuId) || skuId < 1) return { ok: false, error: translate(locale, 'error.badRequest') };

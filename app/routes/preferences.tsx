@@ -4,6 +4,7 @@ import { isCurrency, type Currency } from '../../server/shared/money';
 import { safeRedirectPath } from '../../server/shared/safe-redirect';
 import { colorModeCookie, parseColorMode } from '~/lib/color-mode';
 import { DISPLAY_CURRENCY_COOKIE, DISPLAY_CURRENCY_MAX_AGE } from '~/lib/currency';
+import { readForm } from '~/components/checkout/action-result.server';
 import type { Route } from './+types/preferences';
 
 /** The `Set-Cookie` value that remembers a display currency for a year (SameSite=Lax, whole site). */
@@ -21,9 +22,9 @@ function displayCurrencyCookie(currency: Currency): string {
  * the answer is plain data, and React Router then reloads the page data, which reads the new
  * cookie (the currency is part of the page-cache key, so cached pages stay right).
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const home = `/${isLocale(params.locale) ? params.locale : 'zh-cn'}/`;
-  const form = await request.formData();
+  const form = await readForm(request, context.ctx.locale);
   const headers = new Headers();
   let valid = true;
   const colorMode = form.get('colorMode');

@@ -37,6 +37,8 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
       return { status: 400, code: 400, msg: translate(locale, 'error.malformedJson') };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 413, msg: translate(locale, 'error.bodyTooLarge', { limit: formatBytes(bodyLimit) }) };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, code: 400, msg: translate(locale, 'error.malformedUrl') };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         status: 415,
@@ -68,14 +70,24 @@ export function isApiRequest(request: FastifyRequest): boolean {
   return request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/v2/');
 }
 
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, bodyLimit: number) {
+  const mapped = mapError(error, request, bodyLimit);
+  if (mapped.headers) reply.headers(mapped.headers);
+  reply.status(mapped.status);
+  if (isApiRequest(request)) return reply.send(failure(mapped.code, mapped.msg));
+  return reply.type('text/plain; charset=utf-8').send(mapped.msg);
+}
+
+/**
+ * Fastify's own refusals before any route or hook runs (a malformed `%` in the path): the
+ * same table and envelope as every other error. Set as the `frameworkErrors` option.
+ */
+export function answerFrameworkError(options: { bodyLimit: number }) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit);
+}
+
 export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit: number }): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const mapped = mapError(error, request, options.bodyLimit);
-    if (mapped.headers) reply.headers(mapped.headers);
-    reply.status(mapped.status);
-    if (isApiRequest(request)) return reply.send(failure(mapped.code, mapped.msg));
-    return reply.type('text/plain; charset=utf-8').send(mapped.msg);
-  });
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit));
 
   app.setNotFoundHandler((request, reply) => {
     const locale = request.ctx?.locale ?? requestLocale(request);

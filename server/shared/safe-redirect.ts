@@ -1,13 +1,16 @@
+import { isSingleLineText } from './text';
+
 /**
  * The one rule for following an address a visitor sent (`redirectTo` of the preference forms,
  * `redirect` of Google sign-in): it is read as a URL against our own origin, the way a browser
- * would read the Location header, and followed only when it stays on that origin. What comes
- * back is the parsed path, query and fragment, so tabs and line breaks are gone (the URL parser
- * drops them, as browsers do) and `/%09/evil.example`, `//evil.example`, `/\evil.example`,
- * `https://evil.example/` and `javascript:` all answer null. docs/decisions/0071-one-rule-for-redirects.md
+ * would read the Location header, and followed only when it stays on that origin. A value with
+ * control characters is refused before parsing (browsers drop tabs and line breaks, which turns
+ * `/<tab>/evil.example` into `//evil.example`). What comes back is the parsed path, query and
+ * fragment, so `//evil.example`, `/\evil.example`, `https://evil.example/` and `javascript:`
+ * all answer null. docs/decisions/0071-one-rule-for-redirects.md
  */
 export function safeRedirectPath(value: unknown, ownOrigin: string): string | null {
-  if (typeof value !== 'string') return null;
+  if (typeof value !== 'string' || !isSingleLineText(value)) return null;
   let url: URL;
   try {
     url = new URL(value, ownOrigin);
