@@ -18,8 +18,8 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * `%` or control byte in the request line or a header) go over a real socket at the end.
  */
 const SEED = 20_261_124;
-const RUNS_PER_OPERATION = 25;
-const STOREFRONT_RUNS = 160;
+const RUNS_PER_OPERATION = 40;
+const STOREFRONT_RUNS = 300;
 
 let server: TestServer;
 let headerBuyer: Buyer;
