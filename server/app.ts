@@ -9,7 +9,7 @@ import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'f
 import { registerCsrfProtection } from './http/csrf';
 import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
-import { registerErrorHandling } from './http/error-handler';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler';
 import { registerRequestContext, requestIdOf } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
@@ -53,6 +53,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     requestIdHeader: false,
     genReqId: requestIdOf,
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError({ bodyLimit: env.BODY_LIMIT_BYTES }),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(zodValidatorCompiler);

@@ -2,6 +2,7 @@ import { translate } from '../../i18n';
 import { addressAction } from '~/components/address/address-actions.server';
 import { AddressBook } from '~/components/address/address-book';
 import { loadAreaOptions } from '~/components/address/areas.server';
+import { readForm } from '~/components/checkout/action-result.server';
 import { routeLocale } from '~/components/checkout/route-locale';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
@@ -20,7 +21,8 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireSessionUser(context);
-  return addressAction(context, user.id, routeLocale(params), await request.formData());
+  const locale = routeLocale(params);
+  return addressAction(context, user.id, locale, await readForm(request, locale));
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [

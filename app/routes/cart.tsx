@@ -1,7 +1,8 @@
 import { data } from 'react-router';
 import { translate } from '../../i18n';
+import { cartItemParams } from '../../server/domains/cart/cart.schemas';
 import { CartPage } from '~/components/cart/cart-page';
-import { formFields, runAction } from '~/components/checkout/action-result.server';
+import { formFields, parseForm, readForm, runAction } from '~/components/checkout/action-result.server';
 import { routeLocale } from '~/components/checkout/route-locale';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { pageMeta } from '~/lib/seo';
@@ -34,10 +35,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const { cart } = context.services;
-  const fields = formFields(await request.formData());
+  const fields = formFields(await readForm(request, locale));
   const cartKey = cart.userCartKey(user.id);
-  const skuId = Number(fields.sku_id);
-  if (!Number.isInteger(skuId) || skuId < 1) return { ok: false, error: translate(locale, 'error.badRequest') };
+  // The API's rule for a SKU id (a positive 32-bit integer): a bigger one used to reach the database and answer 500.
+  const target = parseForm(locale, cartItemParams, fields);
+  if (!target.ok) return { ok: false, error: target.error };
+  const skuId = target.data.sku_id;
   const result = await runAction(locale, async () => {
     if (fields.intent === 'remove') await cart.removeFromCart(context.ctx, { cartKey, skuId });
     else await cart.setCartQuantity(context.ctx, { cartKey, skuId, quantity: Math.min(Math.max(Number(fields.quantity) || 1, 1), 99), locale });

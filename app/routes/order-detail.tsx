@@ -1,6 +1,6 @@
 import { translate } from '../../i18n';
 import { orderIdOf, ownOrderDetail } from '~/components/checkout/orders.server';
-import { runAction } from '~/components/checkout/action-result.server';
+import { readForm, runAction } from '~/components/checkout/action-result.server';
 import { routeLocale } from '~/components/checkout/route-locale';
 import { OrderDetailPage } from '~/components/orders/order-detail';
 import { pageMeta } from '~/lib/seo';
@@ -23,7 +23,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const id = orderIdOf(params.id);
-  const intent = (await request.formData()).get('intent');
+  const intent = (await readForm(request, locale)).get('intent');
   const { orders } = context.services;
   if (intent !== 'cancel' && intent !== 'confirm') return { ok: false, error: translate(locale, 'error.badRequest') };
   const result = await runAction(locale, async () => {

@@ -1,17 +1,11 @@
 import { data, redirect } from 'react-router';
 import { isLocale } from '../../i18n/locales';
 import { isCurrency, type Currency } from '../../server/shared/money';
+import { safeRedirectPath } from '../../server/shared/safe-redirect';
 import { colorModeCookie, parseColorMode } from '~/lib/color-mode';
 import { DISPLAY_CURRENCY_COOKIE, DISPLAY_CURRENCY_MAX_AGE } from '~/lib/currency';
+import { readForm } from '~/components/checkout/action-result.server';
 import type { Route } from './+types/preferences';
-
-/** Only local paths are followed back; anything else (other hosts, `//evil`) goes home. */
-function safeBackPath(value: FormDataEntryValue | null, fallback: string): string {
-  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) {
-    return fallback;
-  }
-  return value;
-}
 
 /** The `Set-Cookie` value that remembers a display currency for a year (SameSite=Lax, whole site). */
 function displayCurrencyCookie(currency: Currency): string {
@@ -28,9 +22,9 @@ function displayCurrencyCookie(currency: Currency): string {
  * the answer is plain data, and React Router then reloads the page data, which reads the new
  * cookie (the currency is part of the page-cache key, so cached pages stay right).
  */
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const home = `/${isLocale(params.locale) ? params.locale : 'zh-cn'}/`;
-  const form = await request.formData();
+  const form = await readForm(request, context.ctx.locale);
   const headers = new Headers();
   let valid = true;
   const colorMode = form.get('colorMode');
@@ -42,7 +36,8 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const redirectTo = form.get('redirectTo');
   if (redirectTo === null) return data({ ok: valid }, { status: valid ? 200 : 400, headers });
-  return redirect(safeBackPath(redirectTo, home), { status: 303, headers });
+  // Only a page of this site is followed back (server/shared/safe-redirect.ts); anything else goes home.
+  return redirect(safeRedirectPath(redirectTo, new URL(request.url).origin) ?? home, { status: 303, headers });
 }
 
 export function loader({ params }: Route.LoaderArgs) {

@@ -54,6 +54,7 @@ export const shellMessages = defineMessages({
     'error.pageNotFound': 'Page Not Found',
     'error.internal': 'Internal Server Error',
     'error.internalDescription': 'Something went wrong on our side. Please try again in a moment.',
+    'error.requestRefused': 'This request could not be accepted',
   },
   'zh-cn': {
     'nav.shop': '商城',
@@ -107,5 +108,6 @@ export const shellMessages = defineMessages({
     'error.pageNotFound': '页面不存在',
     'error.internal': '服务器内部错误',
     'error.internalDescription': '我们这边出了点问题，请稍后再试。',
+    'error.requestRefused': '无法受理此请求',
   },
 });

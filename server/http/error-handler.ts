@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translate } from '../../i18n';
-import { AppError, isDatabaseUnavailable } from '../shared/errors';
+import { AppError, isDatabaseUnavailable, isUnstorableText } from '../shared/errors';
 import { failure } from './envelope';
 import { requestLocale } from './request-context';
 import { RequestValidationError, describeIssue } from './validation';
@@ -37,6 +37,8 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
       return { status: 400, code: 400, msg: translate(locale, 'error.malformedJson') };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { status: 413, code: 413, msg: translate(locale, 'error.bodyTooLarge', { limit: formatBytes(bodyLimit) }) };
+    case 'FST_ERR_BAD_URL':
+      return { status: 400, code: 400, msg: translate(locale, 'error.malformedUrl') };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return {
         status: 415,
@@ -52,6 +54,11 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
     request.log.error({ err: error }, 'database unavailable');
     return { status: 503, code: 503, msg: translate(locale, 'error.serviceUnavailable'), headers: { 'retry-after': '5' } };
   }
+  if (isUnstorableText(error)) {
+    // Worth a look: some schema lets such text through (no values logged, they may be personal).
+    request.log.warn({ route: request.routeOptions.url }, 'text the database cannot store reached it');
+    return { status: 400, code: 400, msg: translate(locale, 'error.unstorableText') };
+  }
   if (statusCode && statusCode >= 400 && statusCode < 500) {
     return { status: statusCode, code: statusCode, msg: translate(locale, 'error.badRequest') };
   }
@@ -63,14 +70,24 @@ export function isApiRequest(request: FastifyRequest): boolean {
   return request.url.startsWith('/v1/') || request.url === '/v1' || request.url.startsWith('/v2/');
 }
 
+function answerError(error: FastifyError, request: FastifyRequest, reply: FastifyReply, bodyLimit: number) {
+  const mapped = mapError(error, request, bodyLimit);
+  if (mapped.headers) reply.headers(mapped.headers);
+  reply.status(mapped.status);
+  if (isApiRequest(request)) return reply.send(failure(mapped.code, mapped.msg));
+  return reply.type('text/plain; charset=utf-8').send(mapped.msg);
+}
+
+/**
+ * Fastify's own refusals before any route or hook runs (a malformed `%` in the path): the
+ * same table and envelope as every other error. Set as the `frameworkErrors` option.
+ */
+export function answerFrameworkError(options: { bodyLimit: number }) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit);
+}
+
 export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit: number }): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
-    const mapped = mapError(error, request, options.bodyLimit);
-    if (mapped.headers) reply.headers(mapped.headers);
-    reply.status(mapped.status);
-    if (isApiRequest(request)) return reply.send(failure(mapped.code, mapped.msg));
-    return reply.type('text/plain; charset=utf-8').send(mapped.msg);
-  });
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit));
 
   app.setNotFoundHandler((request, reply) => {
     const locale = request.ctx?.locale ?? requestLocale(request);

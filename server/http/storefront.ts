@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { services } from '../services';
+import { BadRequestError } from '../shared/errors';
 import { resolveSession } from './auth';
 import { pathLocaleOf, withoutTrackingParams } from './cache-keys';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from './request-context';
@@ -11,8 +12,23 @@ import type { StorefrontLoadContext } from './storefront-context';
 export type ServerBuildSource = () => Promise<ServerBuild>;
 
 
+/** A host name or IP literal and an optional port: nothing a URL would read as credentials or a path. */
+const HOST = /^(?:\[[\dA-Fa-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/;
+
+/** The page's address; a Host header that is not a host (`a b`, `[`, `shop@evil.example`) is the client's mistake. */
+function pageUrl(request: FastifyRequest): URL {
+  if (HOST.test(request.host)) {
+    try {
+      return new URL(withoutTrackingParams(request.url), `${request.protocol}://${request.host}`);
+    } catch {
+      // a port out of range
+    }
+  }
+  throw new BadRequestError('error.invalidHost');
+}
+
 function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
-  const url = new URL(withoutTrackingParams(request.url), `${request.protocol}://${request.host}`);
+  const url = pageUrl(request);
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (value === undefined) continue;

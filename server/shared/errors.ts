@@ -78,9 +78,19 @@ const CONNECTION_ERROR_CODES = new Set([
   '08006',
 ]);
 
+type CausedError = { code?: string; message?: string; cause?: unknown };
+
+/** An error and its causes, outermost first (drizzle wraps the driver's error in `cause`). */
+function* errorChain(error: unknown): Generator<CausedError> {
+  for (let current = error as CausedError | undefined, depth = 0; current && depth < 5; depth++) {
+    yield current;
+    current = current.cause as CausedError | undefined;
+  }
+}
+
 /** True when an error means "the database is not reachable", as opposed to a bad query. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error as { code?: string; message?: string; cause?: unknown } | undefined, depth = 0; current && depth < 5; depth++) {
+  for (const current of errorChain(error)) {
     if (current.code && CONNECTION_ERROR_CODES.has(current.code)) return true;
     const message = current.message ?? '';
     if (
@@ -90,7 +100,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     ) {
       return true;
     }
-    current = current.cause as typeof current;
   }
+  return false;
+}
+
+/**
+ * PostgreSQL refused a text value it cannot hold: 22021 character_not_in_repertoire (a NUL
+ * byte) and 22P05 untranslatable_character. The schemas refuse such text first
+ * (server/shared/text.ts); this is the last line for a field they missed.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+export function isUnstorableText(error: unknown): boolean {
+  for (const current of errorChain(error)) if (current.code && UNSTORABLE_TEXT_CODES.has(current.code)) return true;
   return false;
 }

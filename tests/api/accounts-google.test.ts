@@ -111,10 +111,13 @@ describe('Google code flow (PKCE, state, nonce)', () => {
     expect(forged.headers.get('location')).toBe('/en/?login_error=google');
   });
 
-  it.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'relative'])('refuses the return path %s', async (redirect) => {
-    const response = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3, redirect }, headers: { lang: 'en' } });
-    expect(response.body).toEqual({ code: 400, msg: 'Return path must be a path on this site', data: null });
-  });
+  it.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'relative', '/\t/evil.example', '/en\r\nSet-Cookie:x=1', 'javascript:alert(1)', 'http://127.0.0.1:3000@evil.example'])(
+    'refuses the return path %j',
+    async (redirect) => {
+      const response = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3, redirect }, headers: { lang: 'en' } });
+      expect(response.body).toEqual({ code: 400, msg: 'Return path must be a path on this site', data: null });
+    },
+  );
 
   it('refuses other platforms', async () => {
     const response = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 1 }, headers: { lang: 'en' } });

@@ -1,3 +1,4 @@
+import { data } from 'react-router';
 import type { z } from 'zod';
 import { translate, type Locale } from '../../../i18n';
 import type { AppError } from '../../../server/shared/errors';
@@ -56,6 +57,18 @@ export function parseForm<S extends z.ZodType>(
     fields[name] ??= describeIssue(locale, issue, 'body');
   }
   return { ok: false, error: Object.values(fields)[0] ?? translate(locale, 'error.badRequest'), fields };
+}
+
+/**
+ * The posted form. A body that is not one (JSON, text, a broken multipart body) is the
+ * client's mistake: the error page says so with a 400, where reading it used to throw a 500.
+ */
+export async function readForm(request: Request, locale: Locale): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    throw data(translate(locale, 'error.malformedForm'), { status: 400 });
+  }
 }
 
 /** A form's text fields as an object, blanks dropped (the schemas treat them as absent). */

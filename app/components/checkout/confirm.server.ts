@@ -1,15 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { redirect } from 'react-router';
+import { z } from 'zod';
 import { translate, type Locale } from '../../../i18n';
 import { isCurrency, type Currency } from '../../../server/shared/money';
 import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
-import { IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
+import { createOrderBody, IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
+import { describeIssue } from '../../../server/http/validation';
 import type { StorefrontLoadContext } from '~/lib/context';
 import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { localePath } from '~/lib/i18n';
 import { loadAreaOptions } from '../address/areas.server';
-import { formFields, refusalOf, refusalText } from './action-result.server';
+import { formFields, parseForm, readForm, refusalOf, refusalText } from './action-result.server';
 
 /** What is being bought: Buy Now's one SKU (`sku_id`/`quantity`, or `sku`/`qty`) or the whole cart (`from=cart`). */
 export type Source = { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' };
@@ -32,6 +34,9 @@ function sourceInput(source: Source) {
   return source.kind === 'cart' ? { from_cart: true } : { items: [{ sku_id: source.skuId, quantity: source.quantity }] };
 }
 
+/** The `coupon` of the page's address, under the API's rule for `coupon_code` (named so its message names it). */
+const couponQuery = z.object({ coupon_code: createOrderBody.shape.coupon_code });
+
 function displayCurrencyOf(request: Request): Currency | undefined {
   const chosen = requestCookies(request)[DISPLAY_CURRENCY_COOKIE];
   return isCurrency(chosen) ? chosen : undefined;
@@ -53,16 +58,19 @@ export async function loadConfirm(context: StorefrontLoadContext, request: Reque
   ]);
   const chosen = positive(url.searchParams.get('address_id'));
   const addressId = chosen && addressList.some((address) => address.id === chosen) ? chosen : undefined;
-  const coupon = url.searchParams.get('coupon')?.trim().slice(0, 40) || undefined;
-  const base = { source, addresses: addressList, countries, coupon: coupon ?? '', idempotencyKey: randomUUID() };
-  if (!source) return { ...base, view: null, error: translate(locale, 'order.empty'), couponError: null };
+  // The API's rule for the field: a code with control characters is dropped with its message.
+  const typedCoupon = couponQuery.safeParse({ coupon_code: url.searchParams.get('coupon') || undefined });
+  const coupon = typedCoupon.success ? typedCoupon.data.coupon_code || undefined : undefined;
+  const couponRefusal = typedCoupon.success ? null : describeIssue(locale, typedCoupon.error.issues[0], 'querystring');
+  const base = { source, addresses: addressList, countries, coupon: coupon ?? '', idempotencyKey: randomUUID(), couponError: couponRefusal };
+  if (!source) return { ...base, view: null, error: translate(locale, 'order.empty') };
 
   const quote = (couponCode?: string) =>
     checkout
       .quoteOrder(context.ctx, { ...sourceInput(source), userId, address_id: addressId, coupon_code: couponCode, currency: displayCurrencyOf(request), locale })
       .then((result) => checkout.confirmView(result, locale));
   try {
-    return { ...base, view: await quote(coupon), error: null, couponError: null };
+    return { ...base, view: await quote(coupon), error: null };
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;
@@ -73,28 +81,35 @@ export async function loadConfirm(context: StorefrontLoadContext, request: Reque
       } catch (retry) {
         const second = refusalOf(retry);
         if (!second) throw retry;
-        return { ...base, view: null, error: refusalText(locale, second), couponError: null };
+        return { ...base, view: null, error: refusalText(locale, second) };
       }
     }
-    return { ...base, view: null, error: message, couponError: null };
+    return { ...base, view: null, error: message };
   }
 }
 
 /** Place order: creates the order once per idempotency key (a double submit answers the same order), then goes to pay. */
 export async function placeOrderAction(context: StorefrontLoadContext, request: Request, userId: number, locale: Locale) {
-  const fields = formFields(await request.formData());
+  const fields = formFields(await readForm(request, locale));
   const source = sourceOf(fields);
   if (!source) return { ok: false as const, error: translate(locale, 'order.empty') };
   const key = fields.idempotency_key;
   if (!key || !IDEMPOTENCY_KEY.test(key)) return { ok: false as const, error: translate(locale, 'order.idempotencyKeyInvalid') };
+  // The API's schema, so the coupon code and the notes follow the same rules as POST /v2/order.
+  const parsed = parseForm(locale, createOrderBody, {
+    ...sourceInput(source),
+    address_id: positive(fields.address_id),
+    coupon_code: fields.coupon_code,
+    notes: fields.notes,
+    currency: displayCurrencyOf(request),
+  });
+  if (!parsed.ok) return { ok: false as const, error: parsed.error };
   try {
     const { order } = await context.services.orderPlacement.placeOrder(context.ctx, {
-      ...sourceInput(source),
+      ...parsed.data,
+      coupon_code: parsed.data.coupon_code || undefined,
+      notes: parsed.data.notes || undefined,
       userId,
-      address_id: positive(fields.address_id),
-      coupon_code: fields.coupon_code?.trim() || undefined,
-      notes: fields.notes?.trim().slice(0, 500) || undefined,
-      currency: displayCurrencyOf(request),
       idempotencyKey: key,
       locale,
     });

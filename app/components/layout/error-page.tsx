@@ -34,7 +34,8 @@ export function ErrorPage({ status, title, description }: { status: number; titl
 
 /**
  * Maps whatever a loader or component threw to the error page: 404 is 'Page Not Found';
- * anything else is 'Internal Server Error' with the message as description. Messages of
+ * another 4xx (a form that could not be read) says the request was refused; anything else is
+ * 'Internal Server Error'; each with the message as description. Messages of
  * unexpected exceptions stay out of production pages (the server already replaces them).
  */
 export function RouteErrorPage({ error }: { error: unknown }) {
@@ -52,11 +53,6 @@ export function RouteErrorPage({ error }: { error: unknown }) {
   } else if (import.meta.env.DEV && error instanceof Error) {
     description = error.message;
   }
-  return (
-    <ErrorPage
-      status={isRouteErrorResponse(error) ? error.status : 500}
-      title={t('error.internal')}
-      description={description}
-    />
-  );
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return <ErrorPage status={status} title={t(status < 500 ? 'error.requestRefused' : 'error.internal')} description={description} />;
 }

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { singleLineText } from '../../shared/text';
 
 /** Request shapes of the address endpoints; messages are SPEC section 5's. */
-const requiredText = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max);
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const requiredText = (message: string, max: number) => singleLineText(max, message).min(1, message);
+const optionalText = (max: number) => singleLineText(max).optional();
 
 export const addressInput = z.object({
   country_code: z

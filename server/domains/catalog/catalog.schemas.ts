@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLineText } from '../../shared/text';
 
 export const PRODUCT_SORTS = ['newest', 'best_selling', 'price_asc', 'price_desc'] as const;
 export type ProductSort = (typeof PRODUCT_SORTS)[number];
@@ -14,7 +15,7 @@ export const productListQuery = z
     page: z.coerce.number().int().min(1).max(10_000).default(1),
     page_size: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(10),
     group_id: optionalPositiveInt,
-    keyword: z.string().trim().max(MAX_KEYWORD_LENGTH).optional(),
+    keyword: singleLineText(MAX_KEYWORD_LENGTH).optional(),
     /** Bounds in minor units of the settlement currency. */
     price_min: z.coerce.number().int().min(0).max(2_147_483_647).optional(),
     price_max: z.coerce.number().int().min(0).max(2_147_483_647).optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../../shared/money';
+import { multiLineText, singleLineText } from '../../shared/text';
 import { MAX_LINE_QUANTITY } from '../cart/cart.schemas';
 
 /** Most different SKUs one order holds. */
@@ -16,7 +17,7 @@ const checkoutFields = {
     .optional(),
   /** Buy every line of the signed-in buyer's cart. */
   from_cart: z.boolean().optional(),
-  coupon_code: z.string().trim().max(40).optional(),
+  coupon_code: singleLineText(40).optional(),
   /** The buyer's display currency; amounts are also given in it, at the shop's current rate. */
   currency: z.enum(CURRENCIES).optional(),
 };
@@ -36,7 +37,7 @@ export const createOrderBody = z
   .object({
     ...checkoutFields,
     address_id: id.optional(),
-    notes: z.string().trim().max(500).optional(),
+    notes: multiLineText(500).optional(),
     /** Same as the `Idempotency-Key` header; the header wins when both are sent. */
     idempotency_key: z.string().regex(IDEMPOTENCY_KEY, 'order.idempotencyKeyInvalid').optional(),
   })

@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { singleLine } from '../../shared/text';
 
 /**
  * One set of field rules for the API and the storefront forms. Messages are i18n keys;
@@ -76,6 +77,7 @@ export const avatarField = z
   .string()
   .trim()
   .max(2048)
+  .check(singleLine)
   .refine((value) => value === '' || /^\/uploads\/[\w./-]+$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value), 'accounts.avatar.invalid');
 
 export const captchaFields = {

@@ -21,7 +21,8 @@ export const imageRoutes: FastifyPluginAsyncZod<{ dataDir: string; folder?: 'ima
   const imagesRoot = path.join(dataDir, folder);
   const cacheRoot = path.join(dataDir, 'cache', folder);
   app.get(`/${folder}/*`, { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
-    const relativePath = decodeURIComponent((request.params as { '*': string })['*']);
+    // The router has already decoded the path once; decoding again broke on `%25ZZ` (a 500).
+    const relativePath = (request.params as { '*': string })['*'];
     const image = await imageVariant(imagesRoot, cacheRoot, { relativePath, width: request.query.w, quality: request.query.q, format: request.query.format });
     if (!image) throw new NotFoundError();
     reply.header('etag', image.etag);

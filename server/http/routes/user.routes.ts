@@ -23,6 +23,7 @@ import { loginWithCode, sendLoginCode } from '../../domains/customers/email-code
 import { finishGoogleSignIn, GOOGLE_PLATFORM, signInWithIdToken, startGoogleSignIn } from '../../domains/customers/google.service';
 import { revokeSession, revokeUserSessions } from '../../domains/customers/sessions.service';
 import { BadRequestError, LoginRequiredError } from '../../shared/errors';
+import { safeRedirectPath } from '../../shared/safe-redirect';
 import { clearSessionCookie, requireUser, startWebSession } from '../auth';
 import { adoptGuestCart } from './cart.routes';
 import { envelopeOf, ok } from '../envelope';
@@ -58,11 +59,19 @@ export async function answerLogin(request: FastifyRequest, reply: FastifyReply, 
 
 const loginResponse = { 200: envelopeOf(loginAnswerSchema) };
 
-/** A path on this site to come back to after Google sign-in; never another origin. */
+/**
+ * A path on this site (starting with `/`) to come back to after Google sign-in; never another
+ * origin. Only paths are taken, so any origin stands in for ours (server/shared/safe-redirect.ts).
+ */
 const sameSitePath = z
   .string()
   .max(2048)
-  .refine((value) => /^\/(?![/\\])[^\s\\]*$/.test(value), 'accounts.redirect.invalid');
+  .transform((value, context) => {
+    const path = value.startsWith('/') ? safeRedirectPath(value, 'http://shop.invalid') : null;
+    if (path !== null) return path;
+    context.issues.push({ code: 'custom', message: 'accounts.redirect.invalid', input: value });
+    return z.NEVER;
+  });
 
 const platformRequest = z.object({
   platform: z.union([z.literal(GOOGLE_PLATFORM), z.literal(String(GOOGLE_PLATFORM))]),
