@@ -1,6 +1,6 @@
 import { data, Form, Link } from 'react-router';
 import { CatalogHeader, EmptyState } from '~/components/catalog/catalog-header';
-import { loadListing } from '~/components/catalog/listing.server';
+import { loadListing, shownKeyword } from '~/components/catalog/listing.server';
 import { ProductListing } from '~/components/catalog/product-listing';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { pageMeta } from '~/lib/seo';
@@ -40,7 +40,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
           name: group.name,
         }))
       : [];
-  return data({ keyword, truncated, listing, categories }, { status });
+  return data({ keyword: shownKeyword(keyword), truncated, listing, categories }, { status });
 }
 
 /** Listings, cards and the home and content sections are in the `browse` message pack (i18n/packs.ts). */

@@ -25,6 +25,11 @@ export function isMultiLineText(value: string): boolean {
   return !MULTI_LINE_REFUSED.test(value);
 }
 
+/** What may be shown of refused text (echoing a search word): the refused characters left out. */
+export function printableText(value: string): string {
+  return value.replace(new RegExp(MULTI_LINE_REFUSED.source, 'g'), '').replace(/[\t\r\n]+/g, ' ');
+}
+
 /** The rule as a zod check, for string schemas that already have a shape of their own (a regex, a URL rule). */
 export const singleLine = z.refine<string>(isSingleLineText, CONTROL_CHARACTERS_MESSAGE);
 export const multiLine = z.refine<string>(isMultiLineText, CONTROL_CHARACTERS_MESSAGE);

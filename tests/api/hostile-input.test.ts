@@ -743,6 +743,9 @@ describe('typed text with control characters or broken UTF-16', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
     expect(response.text).toContain(`<p>${msg}</p>`);
+    // The refused word is echoed without what was refused.
+    expect(response.text).not.toContain('\u0000');
+    expect(response.text).toContain('teacup');
   });
 
   it.each([

@@ -4,6 +4,7 @@ import { productListQuery } from '../../../server/domains/catalog/catalog.schema
 import type { ProductPage } from '../../../server/domains/catalog/products.service';
 import { describeIssue } from '../../../server/http/validation';
 import { isCurrency } from '../../../server/shared/money';
+import { printableText } from '../../../server/shared/text';
 import { DISPLAY_CURRENCY_COOKIE, type DisplayCurrency } from '~/lib/currency';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { DEFAULT_SORT, LISTING_PAGE_SIZE, type ListingData, type ListingFilters } from './listing';
@@ -125,4 +126,9 @@ export async function loadListing(
     },
     status: 200,
   };
+}
+
+/** A search word as the page may show it again: a refused one is shown without what was refused. */
+export function shownKeyword(keyword: string): string {
+  return printableText(keyword);
 }
