@@ -64,7 +64,7 @@ const jsonPost = (path: string, length: number) =>
 // The connections run side by side (one shared server, like real traffic), so the file takes about 4 s.
 describe.concurrent('slow clients', { timeout: 20_000 }, () => {
   it('answers 408 and closes a connection whose headers arrive one byte at a time (slowloris), serving others meanwhile', async ({ expect }) => {
-    const slowloris = rawClient('GET /v1/site/info HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: a\r\n', 100);
+    const slowloris = rawClient('GET /v1/siteManage HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: a\r\n', 100);
     const started = performance.now();
     const meanwhile = await fetch(`${server.url}/healthz`);
     expect(meanwhile.status).toBe(200);
