@@ -24,6 +24,7 @@ const quotaKey = (name: QuotaName, userId: number) => `quota:${name}:${userId}`;
  * `upload.quota.bytes` bytes within the window that began with their first counted upload
  * (limits in server/domains/customers/rate-limits.ts, RATE_LIMITS overrides them). Checked
  * before the body is read; the last upload allowed may go past the byte allowance by one image.
+ * docs/decisions/0075-upload-allowance-per-buyer.md
  */
 export async function assertUploadAllowance(ctx: AppContext, userId: number): Promise<void> {
   const images = rateLimit(ctx, 'upload.quota.images');
