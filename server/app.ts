@@ -10,6 +10,7 @@ import { registerCsrfProtection } from './http/csrf';
 import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from './http/response-cache';
 import { registerSecurityHeaders } from './http/security-headers';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler';
+import { registerLoadShedding } from './http/load-shedding';
 import { registerRequestContext, requestIdOf } from './http/request-context';
 import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
@@ -46,6 +47,12 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   let frontDoor: FrontDoor | undefined;
   const app = Fastify({
     serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor),
+    // Slow clients are cut off (docs/decisions/0074-slow-clients-and-load-shedding.md); Node checks
+    // the header and request deadlines every `connectionsCheckingInterval` (30 s unless set).
+    requestTimeout: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+    connectionTimeout: env.HTTP_IDLE_TIMEOUT_SECONDS * 1000,
+    http: { headersTimeout: env.HTTP_HEADERS_TIMEOUT_SECONDS * 1000, connectionsCheckingInterval: 1000 },
     loggerInstance: appContext.log as FastifyBaseLogger,
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
@@ -69,6 +76,8 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     https: Boolean(env.PUBLIC_URL?.startsWith('https:')),
   });
   frontDoor = responseCache?.frontDoor;
+  // Cache hits above stay cheap under overload; the API and page renders below are shed.
+  await registerLoadShedding(app, env);
 
   await app.register(cookie);
   await app.register(compress, {

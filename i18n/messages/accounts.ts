@@ -34,6 +34,8 @@ export const accountMessages = defineMessages({
     'accounts.upload.missing': 'Please choose an image to upload',
     'accounts.upload.notImage': 'Only image files can be uploaded',
     'accounts.upload.tooLarge': 'The image is too large (at most {limit})',
+    'accounts.upload.quota':
+      'You have reached your upload limit ({images} images or {limit} every {windowHours} hours). You can upload again in {hours} h {minutes} min',
     'accounts.upload.ok': 'Upload successful',
     'accounts.mail.codeSubject': 'Your verification code for {shop}',
     'accounts.mail.codeBody':
@@ -81,6 +83,7 @@ export const accountMessages = defineMessages({
     'accounts.upload.missing': '请选择要上传的图片',
     'accounts.upload.notImage': '只能上传图片文件',
     'accounts.upload.tooLarge': '图片过大（最多 {limit}）',
+    'accounts.upload.quota': '已达到上传上限（每 {windowHours} 小时 {images} 张或 {limit}），请在 {hours} 小时 {minutes} 分钟后再上传',
     'accounts.upload.ok': '上传成功',
     'accounts.mail.codeSubject': '您在 {shop} 的验证码',
     'accounts.mail.codeBody': '您的验证码是 {code}。\n\n验证码 {minutes} 分钟内有效。如果这不是您本人的操作，请忽略本邮件；没有验证码任何人都无法登录。\n\n{shop}',

@@ -50,6 +50,12 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
     const seconds = Number((error as { retryAfterSeconds?: number }).retryAfterSeconds ?? 60);
     return { status: 429, code: 429, msg: translate(locale, 'error.tooManyRequests', { seconds }) };
   }
+  // The connection closed before the request was complete (a slow client cut at a deadline,
+  // or one that left): nobody reads this answer, and it is not the database's doing.
+  if (code === 'ECONNRESET' && request.raw.destroyed) {
+    request.log.info('request aborted before its body arrived');
+    return { status: 400, code: 400, msg: translate(locale, 'error.badRequest') };
+  }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
     return { status: 503, code: 503, msg: translate(locale, 'error.serviceUnavailable'), headers: { 'retry-after': '5' } };

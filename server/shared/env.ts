@@ -39,6 +39,22 @@ const envSchema = z.object({
   /** Largest image accepted by POST /v1/upload. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /**
+   * Slow clients (docs/decisions/0074-slow-clients-and-load-shedding.md): how long one may take
+   * to send its request headers, its whole request (body included), how long an idle keep-alive
+   * connection stays open (above a proxy's own idle timeout), and how long a connection may see
+   * no traffic at all while a request is in progress.
+   */
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(10),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(72),
+  HTTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  /** Load shedding (same ADR): past any of these the API and pages answer 503; 0 turns a check off. */
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
+  OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+  /** Unset: 90% of V8's heap limit. */
+  OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).optional(),
+  OVERLOAD_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
   PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
   /** Unset: generated once and kept in the database, like SESSION_SECRET. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(32).optional(),

@@ -36,6 +36,12 @@ describe.each(stores)('%s key-value store', (_name, make) => {
     expect(await store.ttlSeconds('hits')).toBeLessThanOrEqual(30);
   });
 
+  it('adds amounts larger than one, keeping the first TTL', async () => {
+    expect(await store.increment('bytes', 30, 1500)).toBe(1500);
+    expect(await store.increment('bytes', 90, 250)).toBe(1750);
+    expect(await store.ttlSeconds('bytes')).toBeLessThanOrEqual(30);
+  });
+
   it('deletes', async () => {
     await store.set('gone', 'x', 60);
     await store.delete('gone');

@@ -11,8 +11,8 @@ export interface KeyValueStore {
   /** Reads and deletes in one step, so a single-use value can be used once only. */
   take(key: string): Promise<string | null>;
   delete(key: string): Promise<void>;
-  /** Adds one and returns the new count; the TTL starts with the first increment. */
-  increment(key: string, ttlSeconds: number): Promise<number>;
+  /** Adds `by` (one unless given) and returns the new count; the TTL starts with the first increment. */
+  increment(key: string, ttlSeconds: number, by?: number): Promise<number>;
   ttlSeconds(key: string): Promise<number | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -50,9 +50,9 @@ export function createMemoryStore(now: () => number = Date.now): KeyValueStore {
     async delete(key) {
       entries.delete(key);
     },
-    async increment(key, ttlSeconds) {
+    async increment(key, ttlSeconds, by = 1) {
       const entry = live(key);
-      const count = entry ? Number(entry.value) + 1 : 1;
+      const count = (entry ? Number(entry.value) : 0) + by;
       entries.set(key, { value: String(count), expiresAt: entry?.expiresAt ?? now() + ttlSeconds * 1000 });
       return count;
     },
@@ -80,8 +80,8 @@ export function createRedisStore(redis: Redis, prefix: string): KeyValueStore {
     async delete(key) {
       await redis.del(k(key));
     },
-    async increment(key, ttlSeconds) {
-      const [[, count]] = (await redis.multi().incr(k(key)).expire(k(key), ttlSeconds, 'NX').exec()) as [
+    async increment(key, ttlSeconds, by = 1) {
+      const [[, count]] = (await redis.multi().incrby(k(key), by).expire(k(key), ttlSeconds, 'NX').exec()) as [
         [Error | null, number],
       ];
       return count;

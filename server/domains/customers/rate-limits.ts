@@ -19,6 +19,9 @@ export const DEFAULT_RATE_LIMITS = {
   'loginByCode.ip': { max: 30, windowSeconds: 600 },
   'loginByCode.email': { max: 10, windowSeconds: 600 },
   'platform.ip': { max: 30, windowSeconds: 600 },
+  /** One buyer's upload allowance: images stored, and their bytes after re-encoding (server/domains/uploads/upload-quota.ts). */
+  'upload.quota.images': { max: 50, windowSeconds: 86_400 },
+  'upload.quota.bytes': { max: 50 * 1024 * 1024, windowSeconds: 86_400 },
   'upload.user': { max: 30, windowSeconds: 600 },
   /** Failed password logins for one email before it is locked; the lock doubles from `lockout.seconds`. */
   'lockout.failures': { max: 5, windowSeconds: 3600 },

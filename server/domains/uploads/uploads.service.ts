@@ -9,6 +9,11 @@ import { BadRequestError } from '../../shared/errors';
 export const UPLOAD_MAX_SIDE = 2048;
 export const UPLOADS_URL_PREFIX = '/uploads/';
 
+/** A byte count as buyers read it in messages: `5 MB`, `1.5 MB`, `200 KB`. */
+export function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
+}
+
 export function uploadsRoot(ctx: AppContext): string {
   return path.join(ctx.env.dataDir, 'uploads');
 }
@@ -18,7 +23,7 @@ export function uploadsRoot(ctx: AppContext): string {
  * and any other metadata, and any payload hidden after the image), under an unguessable
  * name in DATA_DIR/uploads. Anything sharp cannot read as an image is refused.
  */
-export async function storeUploadedImage(ctx: AppContext, input: { bytes: Buffer; mimetype: string }): Promise<{ url: string }> {
+export async function storeUploadedImage(ctx: AppContext, input: { bytes: Buffer; mimetype: string }): Promise<{ url: string; storedBytes: number }> {
   if (!input.mimetype.startsWith('image/')) throw new BadRequestError('accounts.upload.notImage');
   let webp: Buffer;
   try {
@@ -35,5 +40,5 @@ export async function storeUploadedImage(ctx: AppContext, input: { bytes: Buffer
   const folder = path.join(uploadsRoot(ctx), month);
   await fs.mkdir(folder, { recursive: true });
   await fs.writeFile(path.join(folder, name), webp);
-  return { url: `${UPLOADS_URL_PREFIX}${month}/${name}` };
+  return { url: `${UPLOADS_URL_PREFIX}${month}/${name}`, storedBytes: webp.length };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../shared/context';
+import { OVERLOAD_RETRY_AFTER_SECONDS } from '../load-shedding';
 
 const READINESS_TIMEOUT_MS = 2_000;
 
@@ -10,10 +11,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   ]);
 }
 
-/** Liveness says the process answers; readiness says it can serve real traffic. */
+/**
+ * Liveness says the process answers, and whether it is shedding load (503 `overloaded`, so a
+ * balancer can send traffic elsewhere); readiness says its database and shared store answer.
+ * Neither is shed (server/http/load-shedding.ts).
+ */
 export async function healthRoutes(app: FastifyInstance, options: { appContext: AppContext }): Promise<void> {
   const { appContext } = options;
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
+    if (!app.isUnderPressure()) return { status: 'ok' };
+    reply.status(503).header('retry-after', String(OVERLOAD_RETRY_AFTER_SECONDS));
+    return { status: 'overloaded' };
+  });
 
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
     const checks = await Promise.all([

@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { translate } from '../../../i18n';
 import { countAttempt } from '../../domains/customers/rate-limits';
-import { storeUploadedImage } from '../../domains/uploads/uploads.service';
+import { assertUploadAllowance, countStoredUpload } from '../../domains/uploads/upload-quota';
+import { formatSize, storeUploadedImage } from '../../domains/uploads/uploads.service';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { requireUser } from '../auth';
 
@@ -13,14 +14,11 @@ class UploadTooLargeError extends AppError {
   }
 }
 
-function formatLimit(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
 /**
  * `POST /v1/upload` (SPEC sections 2, 3, 5): one image in a multipart field (default name
- * `image`), login required. Success answers `{code: 0, msg, data: url}` as the upload widget
- * expects (the one exception to code 200, docs/api.md); failures keep the usual envelope.
+ * `image`), login required, within the buyer's upload allowance (upload-quota.ts). Success
+ * answers `{code: 0, msg, data: url}` as the upload widget expects (the one exception to
+ * code 200, docs/api.md); failures keep the usual envelope.
  */
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } });
@@ -37,7 +35,9 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { env } = request.ctx;
-      await countAttempt(request.ctx, 'upload.user', String(request.ctx.user!.id));
+      const userId = request.ctx.user!.id;
+      await countAttempt(request.ctx, 'upload.user', String(userId));
+      await assertUploadAllowance(request.ctx, userId);
       let file;
       try {
         file = await request.file({ limits: { fileSize: env.UPLOAD_MAX_BYTES } });
@@ -53,10 +53,11 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         bytes = await file.toBuffer();
       } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new UploadTooLargeError(formatLimit(env.UPLOAD_MAX_BYTES));
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new UploadTooLargeError(formatSize(env.UPLOAD_MAX_BYTES));
         throw error;
       }
-      const { url } = await storeUploadedImage(request.ctx, { bytes, mimetype: file.mimetype });
+      const { url, storedBytes } = await storeUploadedImage(request.ctx, { bytes, mimetype: file.mimetype });
+      await countStoredUpload(request.ctx, userId, storedBytes);
       return { code: 0 as const, msg: translate(request.ctx.locale, 'accounts.upload.ok'), data: url };
     },
   );
