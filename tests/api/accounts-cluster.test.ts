@@ -19,7 +19,7 @@ describe.skipIf(Boolean(reason))(`two server copies share accounts state${reason
       CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
       REDIS_URL: redisUrl,
       REDIS_KEY_PREFIX: `test-cluster:${process.pid}:${Date.now()}:`,
-      RATE_LIMITS: 'login.email=3/600,captcha.ip=1000/60,login.ip=1000/60,register.ip=1000/60',
+      RATE_LIMITS: 'login.failures.client=3/600,captcha.ip=1000/60,login.ip=1000/60,register.ip=1000/60',
     };
     first = await startTestServer(shared);
     second = await startTestServer(shared, { databaseUrl: first.databaseUrl });

@@ -109,63 +109,101 @@ describe('POST /v1/user/login', () => {
   });
 });
 
-describe('failed logins lock the account with a growing delay', () => {
+describe('failed sign-ins slow the failing client, not the account', () => {
   let locking: TestServer;
+  // Client addresses come from X-Forwarded-For behind a trusted proxy, so one test can be several clients.
+  const from = (ip: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, ...headers });
+  const lockKey = async (email: string, client: string) => {
+    const { subjectKey } = await import('../../server/domains/customers/rate-limits');
+    return `login:lock:${subjectKey(email)}:${subjectKey(client)}`;
+  };
   beforeAll(async () => {
-    locking = await startTestServer({ ...ACCOUNT_TEST_ENV, RATE_LIMITS: `${ACCOUNT_TEST_ENV.RATE_LIMITS},lockout.failures=3/3600,lockout.seconds=30/900` });
+    locking = await startTestServer({
+      ...ACCOUNT_TEST_ENV,
+      TRUST_PROXY: 'true',
+      RATE_LIMITS: `${ACCOUNT_TEST_ENV.RATE_LIMITS},login.failures.client=3/3600,login.lock.seconds=30/900,login.failures.account=6/3600,login.slow.seconds=10/10`,
+    });
   });
   afterAll(async () => locking?.close());
 
-  it('refuses even the right password while locked, and doubles the lock', async () => {
+  it('locks the failing client out of the account with a doubling delay, in both languages', async () => {
     const user = await registerUser(locking);
-    for (let attempt = 0; attempt < 2; attempt++) expect((await loginRequest(locking, user.email, 'wrong')).body.code).toBe(400);
-    expect((await loginRequest(locking, user.email, 'wrong')).body.code).toBe(400); // third failure sets the lock
-    const locked = await loginRequest(locking, user.email, user.password, { lang: 'en' });
+    const attacker = from('198.51.100.7');
+    for (let attempt = 0; attempt < 3; attempt++) expect((await loginRequest(locking, user.email, 'wrong', attacker)).body.code).toBe(400);
+    const locked = await loginRequest(locking, user.email, user.password, from('198.51.100.7', { lang: 'en' }));
     expect(locked.status).toBe(429);
-    expect(locked.body.msg).toMatch(/^Too many failed attempts for this account. Please try again in \d+ seconds$/);
+    expect(locked.body.msg).toMatch(/^Too many failed sign-in attempts from here. Please try again in (2[6-9]|30) seconds$/);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(25);
     expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(30);
-    // The lock lifts (simulated), the next failure locks for twice as long.
-    await locking.ctx.kv.delete(`lock:login:${(await import('../../server/domains/customers/rate-limits')).subjectKey(user.email)}`);
-    expect((await loginRequest(locking, user.email, 'wrong')).body.code).toBe(400);
-    const longer = await loginRequest(locking, user.email, user.password);
+    const lockedZh = await loginRequest(locking, user.email, 'wrong', from('198.51.100.7', { lang: 'zh-cn' }));
+    expect(lockedZh.body.msg).toMatch(/^此处登录失败次数过多，请在 \d+ 秒后重试$/);
+
+    // The lock lifts (simulated); the next failure locks for twice as long.
+    await locking.ctx.kv.delete(await lockKey(user.email, '198.51.100.7'));
+    expect((await loginRequest(locking, user.email, 'wrong', attacker)).body.code).toBe(400);
+    const longer = await loginRequest(locking, user.email, user.password, attacker);
     expect(Number(longer.headers.get('retry-after'))).toBeGreaterThan(55);
     expect(Number(longer.headers.get('retry-after'))).toBeLessThanOrEqual(60);
   });
 
-  it('locks unknown emails the same way, so a lock reveals nothing', async () => {
-    const email = uniqueEmail('ghost');
-    for (let attempt = 0; attempt < 3; attempt++) await loginRequest(locking, email, 'wrong');
-    expect((await loginRequest(locking, email, 'wrong')).status).toBe(429);
+  it('lets the owner in with the right password from another address while the attacker is locked', async () => {
+    const user = await registerUser(locking);
+    for (let attempt = 0; attempt < 5; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.8'));
+    expect((await loginRequest(locking, user.email, user.password, from('198.51.100.8'))).status).toBe(429);
+    const owner = await loginRequest(locking, user.email, user.password, from('203.0.113.20'));
+    expect(owner.status).toBe(200);
+    expect(owner.body.data.user.email).toBe(user.email);
   });
 
-  it('clears the failure count after a successful login', async () => {
+  it('slows every unknown client to one try per interval when many addresses guess at one account, but not the owner\'s known address', async () => {
     const user = await registerUser(locking);
-    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong');
-    expect((await loginRequest(locking, user.email, user.password)).body.code).toBe(200);
-    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong');
-    expect((await loginRequest(locking, user.email, user.password)).body.code).toBe(200);
+    // The owner has signed in from this address before.
+    expect((await loginRequest(locking, user.email, user.password, from('203.0.113.30'))).status).toBe(200);
+    // Six failures spread over three addresses (two each: none of them is locked).
+    for (const ip of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
+      for (let attempt = 0; attempt < 2; attempt++) expect((await loginRequest(locking, user.email, 'wrong', from(ip))).status).toBe(400);
+    }
+    // A new address may try once, then waits seconds, not minutes.
+    expect((await loginRequest(locking, user.email, 'wrong', from('192.0.2.4'))).status).toBe(400);
+    const slowed = await loginRequest(locking, user.email, 'wrong', from('192.0.2.4', { lang: 'en' }));
+    expect(slowed.status).toBe(429);
+    expect(slowed.body.msg).toMatch(/^This account has had many failed sign-in attempts, so each try must wait. Please try again in (9|10) seconds$/);
+    expect(Number(slowed.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+    // A clean client with the right password gets in on its first try.
+    expect((await loginRequest(locking, user.email, user.password, from('203.0.113.31'))).status).toBe(200);
+    // The owner's known address is not slowed at all, even right after a failure.
+    expect((await loginRequest(locking, user.email, 'typo', from('203.0.113.30'))).status).toBe(400);
+    expect((await loginRequest(locking, user.email, user.password, from('203.0.113.30'))).status).toBe(200);
+  });
+
+  it('treats unknown emails the same way, so a lock reveals nothing', async () => {
+    const email = uniqueEmail('ghost');
+    for (let attempt = 0; attempt < 3; attempt++) await loginRequest(locking, email, 'wrong', from('198.51.100.9'));
+    expect((await loginRequest(locking, email, 'wrong', from('198.51.100.9'))).status).toBe(429);
+  });
+
+  it('forgives a client its failures once it signs in', async () => {
+    const user = await registerUser(locking);
+    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
+    expect((await loginRequest(locking, user.email, user.password, from('198.51.100.10'))).body.code).toBe(200);
+    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
+    expect((await loginRequest(locking, user.email, user.password, from('198.51.100.10'))).body.code).toBe(200);
   });
 });
 
 describe('login rate limits', () => {
   let limited: TestServer;
   beforeAll(async () => {
-    limited = await startTestServer({ CAPTCHA_TEST_ANSWER: TEST_CAPTCHA, RATE_LIMITS: 'login.ip=4/600,login.email=2/600,captcha.ip=1000/60' });
+    limited = await startTestServer({ CAPTCHA_TEST_ANSWER: TEST_CAPTCHA, RATE_LIMITS: 'login.ip=4/600,captcha.ip=1000/60' });
   });
   afterAll(async () => limited?.close());
 
-  it('limits attempts per account and per IP', async () => {
-    const email = uniqueEmail('limit');
-    const perAccount = [];
-    for (let attempt = 0; attempt < 3; attempt++) perAccount.push((await loginRequest(limited, email, 'x')).status);
-    expect(perAccount).toEqual([400, 400, 429]);
-    // The IP allows four attempts in all: the fourth (another account) passes, the fifth does not.
-    expect((await loginRequest(limited, uniqueEmail('limit'), 'x')).status).toBe(400);
-    const other = await loginRequest(limited, uniqueEmail('limit'), 'x', { lang: 'en' });
-    expect(other.status).toBe(429);
-    expect(other.body.msg).toMatch(/^Too many requests. Please try again in \d+ seconds$/);
-    expect(Number(other.headers.get('retry-after'))).toBeGreaterThan(500);
+  it('limits attempts per client address across accounts', async () => {
+    for (let attempt = 0; attempt < 4; attempt++) expect((await loginRequest(limited, uniqueEmail('limit'), 'x')).status).toBe(400);
+    const fifth = await loginRequest(limited, uniqueEmail('limit'), 'x', { lang: 'en' });
+    expect(fifth.status).toBe(429);
+    expect(fifth.body.msg).toMatch(/^Too many requests. Please try again in \d+ seconds$/);
+    expect(Number(fifth.headers.get('retry-after'))).toBeGreaterThan(500);
   });
 });
 

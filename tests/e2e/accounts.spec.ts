@@ -11,7 +11,7 @@ vi.setConfig({ testTimeout: 90_000 });
 /** Every captcha accepts this answer (CAPTCHA_TEST_ANSWER), so journeys can get past it. */
 const CAPTCHA = '2468';
 const GENEROUS_LIMITS =
-  'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60,login.email=1000/60,sendCode.ip=1000/60,sendCode.email=1000/60,loginByCode.ip=1000/60,loginByCode.email=1000/60';
+  'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60,sendCode.ip=1000/60,sendCode.email=1000/60,loginByCode.ip=1000/60,loginByCode.email=1000/60';
 
 let server: TestServer;
 let browser: Browser;

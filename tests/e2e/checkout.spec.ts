@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * and the cart (visitor add, header count, quantity, checkout from the cart).
  */
 const CAPTCHA = '2468';
-const LIMITS = 'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60,login.email=1000/60';
+const LIMITS = 'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60';
 const run = promisify(execFile);
 
 let server: TestServer;

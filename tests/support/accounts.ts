@@ -6,7 +6,7 @@ export const TEST_CAPTCHA = '2468';
 /** Server settings for account tests: a known captcha answer and generous limits unless a test lowers them. */
 export const ACCOUNT_TEST_ENV = {
   CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
-  RATE_LIMITS: 'captcha.ip=1000/60,register.ip=1000/60,login.ip=1000/60,login.email=1000/60,sendCode.ip=1000/60,loginByCode.ip=1000/60',
+  RATE_LIMITS: 'captcha.ip=1000/60,register.ip=1000/60,login.ip=1000/60,sendCode.ip=1000/60,loginByCode.ip=1000/60',
 };
 
 export async function newCaptcha(server: TestServer, headers: Record<string, string> = {}): Promise<string> {

@@ -12,7 +12,8 @@ import {
   type UpdateProfileInput,
 } from './accounts.schemas';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { assertNotLocked, clearLoginFailures, countAttempt, recordLoginFailure } from './rate-limits';
+import { assertMaySignIn, recordSignInFailure, recordSignInSuccess } from './login-throttle';
+import { countAttempt } from './rate-limits';
 import { createSession, revokeUserSessions, type IssuedSession } from './sessions.service';
 
 export type UserRow = typeof users.$inferSelect;
@@ -118,20 +119,21 @@ export async function register(ctx: AppContext, input: RegisterInput & { clientI
 
 /**
  * `POST /user/login`. Unknown email and wrong password get the same message and take the
- * same time; failures count towards the account's lockout whether or not it exists.
+ * same time; failures slow this client down on this account whether or not it exists
+ * (login-throttle.ts), never the account's owner elsewhere.
  */
 export async function loginWithPassword(ctx: AppContext, input: LoginInput & { clientIp: string }): Promise<LoginResult> {
+  const attempt = { email: input.email, client: input.clientIp };
   await countAttempt(ctx, 'login.ip', input.clientIp);
-  await countAttempt(ctx, 'login.email', input.email);
-  await assertNotLocked(ctx, input.email);
+  await assertMaySignIn(ctx, attempt);
   await assertCaptcha(ctx, input.key, input.dots);
   const user = await findUserByEmail(ctx, input.email);
   const valid = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
   if (!user || !valid) {
-    await recordLoginFailure(ctx, input.email);
+    await recordSignInFailure(ctx, attempt);
     throw new InvalidCredentialsError();
   }
-  await clearLoginFailures(ctx, input.email);
+  await recordSignInSuccess(ctx, attempt);
   return startSession(ctx, user);
 }
 
@@ -217,7 +219,8 @@ export async function updateProfile(ctx: AppContext, userId: number, input: Upda
 
 /**
  * `PUT /user/password`: needs the current password when the account has one, then logs
- * out every other session of the user. Wrong current passwords count towards the lockout.
+ * out every other session of the user. Wrong current passwords lock this session out of
+ * trying again for a while, like a client failing to sign in.
  */
 export async function changePassword(
   ctx: AppContext,
@@ -228,9 +231,10 @@ export async function changePassword(
   if (!user) throw new BadRequestError();
   if (user.passwordHash) {
     if (!input.old_password) throw new BadRequestError('accounts.password.oldRequired');
-    await assertNotLocked(ctx, user.email);
+    const attempt = { email: user.email, client: `session:${current.sessionId}` };
+    await assertMaySignIn(ctx, attempt);
     if (!(await verifyPassword(input.old_password, user.passwordHash))) {
-      await recordLoginFailure(ctx, user.email);
+      await recordSignInFailure(ctx, attempt);
       throw new BadRequestError('accounts.password.wrongOld');
     }
   }

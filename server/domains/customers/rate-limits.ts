@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError, TooManyRequestsError } from '../../shared/errors';
+import { TooManyRequestsError } from '../../shared/errors';
 import type { AppContext } from '../../shared/context';
 
 /**
@@ -13,7 +13,6 @@ export const DEFAULT_RATE_LIMITS = {
   'register.ip': { max: 10, windowSeconds: 600 },
   'register.email': { max: 5, windowSeconds: 600 },
   'login.ip': { max: 30, windowSeconds: 600 },
-  'login.email': { max: 10, windowSeconds: 600 },
   'sendCode.ip': { max: 10, windowSeconds: 600 },
   'sendCode.email': { max: 5, windowSeconds: 3600 },
   'loginByCode.ip': { max: 30, windowSeconds: 600 },
@@ -23,9 +22,14 @@ export const DEFAULT_RATE_LIMITS = {
   'upload.quota.images': { max: 50, windowSeconds: 86_400 },
   'upload.quota.bytes': { max: 50 * 1024 * 1024, windowSeconds: 86_400 },
   'upload.user': { max: 30, windowSeconds: 600 },
-  /** Failed password logins for one email before it is locked; the lock doubles from `lockout.seconds`. */
-  'lockout.failures': { max: 5, windowSeconds: 3600 },
-  'lockout.seconds': { max: 30, windowSeconds: 900 },
+  /** Failed sign-ins of one client on one account before that client is locked out of it (login-throttle.ts). */
+  'login.failures.client': { max: 5, windowSeconds: 3600 },
+  /** The first lock lasts `max` seconds and doubles with each further failure, up to `windowSeconds`. */
+  'login.lock.seconds': { max: 30, windowSeconds: 900 },
+  /** Failed sign-ins of one account from all clients before clients it does not know are slowed. */
+  'login.failures.account': { max: 20, windowSeconds: 3600 },
+  /** While slowed, a client the account does not know may try once per `max` seconds (`windowSeconds` unused). */
+  'login.slow.seconds': { max: 10, windowSeconds: 10 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;
@@ -61,37 +65,4 @@ export async function countAttempt(ctx: AppContext, name: RateLimitName, subject
   const key = `rl:${name}:${subjectKey(subject)}`;
   const count = await ctx.kv.increment(key, windowSeconds);
   if (count > max) throw new TooManyRequestsError((await ctx.kv.ttlSeconds(key)) ?? windowSeconds);
-}
-
-/** An account locked after repeated failed logins: 429 with its own message and Retry-After. */
-export class AccountLockedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('accounts.login.locked', 429, 429, { seconds: retryAfterSeconds });
-  }
-}
-
-const lockKey = (email: string) => `lock:login:${subjectKey(email)}`;
-const failureKey = (email: string) => `fail:login:${subjectKey(email)}`;
-
-/** Refuses a login for an email that is locked, whether or not an account has it. */
-export async function assertNotLocked(ctx: AppContext, email: string): Promise<void> {
-  const seconds = await ctx.kv.ttlSeconds(lockKey(email));
-  if (seconds) throw new AccountLockedError(seconds);
-}
-
-/**
- * A failed password login. After `lockout.failures` failures the email is locked for
- * `lockout.seconds`, doubling with every further failure up to the window of that entry.
- */
-export async function recordLoginFailure(ctx: AppContext, email: string): Promise<void> {
-  const failures = rateLimit(ctx, 'lockout.failures');
-  const lock = rateLimit(ctx, 'lockout.seconds');
-  const count = await ctx.kv.increment(failureKey(email), failures.windowSeconds);
-  if (count < failures.max) return;
-  const seconds = Math.min(lock.max * 2 ** (count - failures.max), lock.windowSeconds);
-  await ctx.kv.set(lockKey(email), '1', seconds);
-}
-
-export async function clearLoginFailures(ctx: AppContext, email: string): Promise<void> {
-  await ctx.kv.delete(failureKey(email));
 }
