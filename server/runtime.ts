@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/client';
+import { backfillUsernameKeys } from './domains/customers/accounts.service';
 import { appSecrets } from './db/schema';
 import type { AppContext } from './shared/context';
 import type { Env } from './shared/env';
@@ -69,7 +70,10 @@ export async function createAppContext(env: Env, log: Logger, database: Database
     await database.close().catch(() => {});
     throw error;
   });
-  return { env, db: database.db, database, kv, log };
+  const ctx: AppContext = { env, db: database.db, database, kv, log };
+  const backfilled = await backfillUsernameKeys(ctx);
+  if (backfilled > 0) log.info({ accounts: backfilled }, 'username keys filled in for older accounts');
+  return ctx;
 }
 
 export async function closeAppContext(ctx: AppContext): Promise<void> {

@@ -5,7 +5,12 @@ export const users = pgTable('users', {
   id: serial('id').primaryKey(),
   /** Stored trimmed and lower-cased, so uniqueness ignores case. */
   email: text('email').notNull().unique(),
+  /** Shown as typed; uniqueness is decided by the two forms below (server/domains/customers/usernames.ts). */
   username: text('username').notNull().unique(),
+  /** NFKC and case folded. Null only until the start-up backfill has run on rows older than it. */
+  usernameKey: text('username_key').unique(),
+  /** TR39 confusable skeleton of the key: names that look alike share it. */
+  usernameSkeleton: text('username_skeleton').unique(),
   mobile: text('mobile'),
   /** `scrypt$N$r$p$salt$hash` (server/domains/customers/passwords.ts); null for accounts made by code or Google. */
   passwordHash: text('password_hash'),

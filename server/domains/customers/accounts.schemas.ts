@@ -1,6 +1,7 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
 import { singleLine } from '../../shared/text';
+import { mixesScripts } from './usernames';
 
 /**
  * One set of field rules for the API and the storefront forms. Messages are i18n keys;
@@ -55,7 +56,8 @@ export const usernameField = z
   .trim()
   .min(2)
   .max(32)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'accounts.username.invalid');
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u, 'accounts.username.invalid')
+  .refine((name) => !mixesScripts(name), 'accounts.username.mixedScripts');
 
 export const mobileField = z
   .string(whenMissing('accounts.mobile.required'))

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { users } from '../../db/schema';
 import type { AppContext } from '../../shared/context';
 import { AppError, BadRequestError } from '../../shared/errors';
@@ -14,6 +14,7 @@ import {
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import { assertMaySignIn, recordSignInFailure, recordSignInSuccess } from './login-throttle';
 import { countAttempt } from './rate-limits';
+import { mixesScripts, usernameKey, usernameSkeleton } from './usernames';
 import { createSession, revokeUserSessions, type IssuedSession } from './sessions.service';
 
 export type UserRow = typeof users.$inferSelect;
@@ -46,8 +47,10 @@ export function loginAnswer({ session, user }: LoginResult) {
   return { access_token: session.token, access_sign: session.sign, expires_at: session.expiresAt.toISOString(), user };
 }
 
+type UsernameRefusal = 'accounts.username.taken' | 'accounts.username.confusable';
+
 export class FieldTakenError extends AppError {
-  constructor(messageKey: 'accounts.email.taken' | 'accounts.username.taken') {
+  constructor(messageKey: 'accounts.email.taken' | UsernameRefusal) {
     super(messageKey, 409, 409);
   }
 }
@@ -68,7 +71,13 @@ function uniqueViolation(error: unknown): string | undefined {
 }
 
 function takenError(constraint: string): FieldTakenError {
-  return new FieldTakenError(constraint.includes('email') ? 'accounts.email.taken' : 'accounts.username.taken');
+  if (constraint.includes('email')) return new FieldTakenError('accounts.email.taken');
+  return new FieldTakenError(constraint.includes('skeleton') ? 'accounts.username.confusable' : 'accounts.username.taken');
+}
+
+/** The columns that make a username unique, written with every username. */
+function usernameColumns(username: string) {
+  return { username, usernameKey: usernameKey(username), usernameSkeleton: usernameSkeleton(username) };
 }
 
 export async function findUserById(ctx: AppContext, id: number): Promise<UserRow | undefined> {
@@ -81,9 +90,16 @@ export async function findUserByEmail(ctx: AppContext, email: string): Promise<U
   return row;
 }
 
-async function usernameTaken(ctx: AppContext, username: string, exceptUserId?: number): Promise<boolean> {
-  const [row] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.username, username)).limit(1);
-  return Boolean(row && row.id !== exceptUserId);
+/** Why a username cannot be had: another account has the same name, or one that looks the same. */
+async function usernameRefusal(ctx: AppContext, username: string, exceptUserId?: number): Promise<UsernameRefusal | undefined> {
+  const { usernameKey: key, usernameSkeleton: skeleton } = usernameColumns(username);
+  const [row] = await ctx.db
+    .select({ key: users.usernameKey })
+    .from(users)
+    .where(and(or(eq(users.usernameKey, key), eq(users.usernameSkeleton, skeleton), eq(users.username, username)), ne(users.id, exceptUserId ?? 0)))
+    .limit(1);
+  if (!row) return undefined;
+  return row.key === key || row.key === null ? 'accounts.username.taken' : 'accounts.username.confusable';
 }
 
 async function startSession(ctx: AppContext, user: UserRow): Promise<LoginResult> {
@@ -96,13 +112,14 @@ export async function register(ctx: AppContext, input: RegisterInput & { clientI
   await countAttempt(ctx, 'register.email', input.email);
   await assertCaptcha(ctx, input.key, input.dots);
   if (await findUserByEmail(ctx, input.email)) throw new FieldTakenError('accounts.email.taken');
-  if (await usernameTaken(ctx, input.username)) throw new FieldTakenError('accounts.username.taken');
+  const usernameProblem = await usernameRefusal(ctx, input.username);
+  if (usernameProblem) throw new FieldTakenError(usernameProblem);
   try {
     const [user] = await ctx.db
       .insert(users)
       .values({
         email: input.email,
-        username: input.username,
+        ...usernameColumns(input.username),
         mobile: input.mobile,
         passwordHash: await hashPassword(input.password),
         avatar: input.avatar || null,
@@ -139,12 +156,13 @@ export async function loginWithPassword(ctx: AppContext, input: LoginInput & { c
 
 /** A username made from an email's local part, with digits added until it is free. */
 async function freeUsernameFor(ctx: AppContext, email: string): Promise<string> {
-  const base = (email.split('@')[0].normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '').replace(/^[._-]+/, '') || 'user').slice(0, 24);
+  const localPart = (email.split('@')[0].normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '').replace(/^[._-]+/, '') || 'user').slice(0, 24);
+  const base = mixesScripts(localPart) ? 'user' : localPart;
   const padded = base.length >= 2 ? base : `${base}user`;
-  if (!(await usernameTaken(ctx, padded))) return padded;
+  if (!(await usernameRefusal(ctx, padded))) return padded;
   for (let attempt = 0; attempt < 8; attempt++) {
     const candidate = `${padded}${randomInt(1000, 100000)}`;
-    if (!(await usernameTaken(ctx, candidate))) return candidate;
+    if (!(await usernameRefusal(ctx, candidate))) return candidate;
   }
   return `user${Date.now().toString(36)}${randomInt(1000, 10000)}`;
 }
@@ -162,7 +180,7 @@ export async function findOrCreateUserByEmail(ctx: AppContext, email: string, pr
         .insert(users)
         .values({
           email: email.toLowerCase(),
-          username: await freeUsernameFor(ctx, email),
+          ...usernameColumns(await freeUsernameFor(ctx, email)),
           avatar: profile.avatar ?? null,
           emailVerifiedAt: new Date(),
         })
@@ -198,9 +216,10 @@ export async function loginUser(ctx: AppContext, user: UserRow): Promise<LoginRe
 
 /** `PUT /user/info`. */
 export async function updateProfile(ctx: AppContext, userId: number, input: UpdateProfileInput): Promise<UserView> {
-  if (input.username && (await usernameTaken(ctx, input.username, userId))) throw new FieldTakenError('accounts.username.taken');
+  const usernameProblem = input.username ? await usernameRefusal(ctx, input.username, userId) : undefined;
+  if (usernameProblem) throw new FieldTakenError(usernameProblem);
   const changes = {
-    ...(input.username === undefined ? {} : { username: input.username }),
+    ...(input.username === undefined ? {} : usernameColumns(input.username)),
     ...(input.avatar === undefined ? {} : { avatar: input.avatar || null }),
     ...(input.sex === undefined ? {} : { sex: input.sex }),
   };
@@ -245,3 +264,44 @@ export async function changePassword(
   await revokeUserSessions(ctx, user.id, current.sessionId);
 }
 
+
+/**
+ * Gives rows older than the username keys their key and skeleton (run at start, after the
+ * migrations; ADR 0080). When two existing names fold or look alike, the later account keeps
+ * its name and sign-in but gets its key marked with its id (`#id` cannot be typed in a
+ * username), so neither can be taken again by a third. Safe to run on several copies at once.
+ */
+export async function backfillUsernameKeys(ctx: AppContext): Promise<number> {
+  let filled = 0;
+  for (;;) {
+    const rows = await ctx.db
+      .select({ id: users.id, username: users.username })
+      .from(users)
+      .where(isNull(users.usernameKey))
+      .orderBy(asc(users.id))
+      .limit(500);
+    if (rows.length === 0) return filled;
+    for (const row of rows) {
+      const columns = usernameColumns(row.username);
+      const taken = await ctx.db
+        .select({ key: users.usernameKey, skeleton: users.usernameSkeleton })
+        .from(users)
+        .where(and(ne(users.id, row.id), or(eq(users.usernameKey, columns.usernameKey), eq(users.usernameSkeleton, columns.usernameSkeleton))));
+      const keyTaken = taken.some((other) => other.key === columns.usernameKey);
+      const skeletonTaken = taken.some((other) => other.skeleton === columns.usernameSkeleton);
+      try {
+        await ctx.db
+          .update(users)
+          .set({
+            usernameKey: keyTaken ? `${columns.usernameKey}#${row.id}` : columns.usernameKey,
+            usernameSkeleton: skeletonTaken ? `${columns.usernameSkeleton}#${row.id}` : columns.usernameSkeleton,
+          })
+          .where(and(eq(users.id, row.id), isNull(users.usernameKey)));
+        filled += 1;
+      } catch (error) {
+        // Another copy filled a look-alike row at the same moment: this row is read again next round.
+        if (!uniqueViolation(error)) throw error;
+      }
+    }
+  }
+}
