@@ -69,6 +69,10 @@ export async function startTestServer(
     SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'),
     REDIS_KEY_PREFIX: `test:${runId}:${process.pid}:${Math.random().toString(36).slice(2)}:`,
     DATABASE_URL: database.url,
+    // An in-process server shares its thread with the test runner (fast-check, fixtures), so its
+    // event-loop and heap readings measure the runner: load shedding is off unless a test sets it.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    OVERLOAD_MAX_HEAP_USED_BYTES: '0',
     ...envOverrides,
   });
   const log = createLogger(env, options.logTo);

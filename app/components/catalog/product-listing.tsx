@@ -127,11 +127,8 @@ function ListingBody({
           </Link>
         </p>
       ) : null}
-      {shown > 0 ? (
-        <ProductGrid products={records} priorityCount={result.page === 1 ? ABOVE_THE_FOLD : 0} />
-      ) : (
-        empty
-      )}
+      {/* Refused filters were not searched with, so "nothing matches" would not be true. */}
+      {shown > 0 ? <ProductGrid products={records} priorityCount={result.page === 1 ? ABOVE_THE_FOLD : 0} /> : error ? null : empty}
       {shown > 0 ? (
         <div className="listing__footer">
           <div ref={sentinel} className="listing__sentinel" aria-hidden="true" />
