@@ -28,8 +28,19 @@ function shed(request: FastifyRequest, reply: FastifyReply): string | ReturnType
   const message = translate(locale, 'error.overloaded', { seconds: OVERLOAD_RETRY_AFTER_SECONDS });
   if (!page) return failure(503, message);
   reply.type('text/html; charset=utf-8');
-  // Our own message text, which holds no markup.
-  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${message}</title></head><body><p>${message}</p></body></html>`;
+  return busyPage(locale, message, translate(locale, 'shell.tryAgain'));
+}
+
+// The shop's colours, inline: under overload the page must not cost a second request.
+const BUSY_PAGE_STYLE =
+  'body{margin:0;min-height:100vh;display:grid;place-items:center;font:17px/1.6 system-ui,-apple-system,"Segoe UI","PingFang SC","Noto Sans CJK SC",sans-serif;background:#fbf8f3;color:#2d241c}' +
+  'main{max-width:26rem;padding:2rem;text-align:center}p{margin:0 0 1.5rem}' +
+  'a{display:inline-block;padding:.7rem 1.6rem;border-radius:999px;background:#c2410c;color:#fff;font-weight:600;text-decoration:none}' +
+  '@media (prefers-color-scheme:dark){body{background:#141210;color:#f1ece6}a{background:#fb923c;color:#1c1917}}';
+
+/** Our own message texts, which hold no markup; the link reloads the page the buyer asked for. */
+function busyPage(locale: string, message: string, tryAgain: string): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${message}</title><style>${BUSY_PAGE_STYLE}</style></head><body><main><p>${message}</p><a href="">${tryAgain}</a></main></body></html>`;
 }
 
 /**

@@ -43,11 +43,13 @@ describe('a server past its heap ceiling sheds the API and page renders', () => 
     expect(english.headers.get('cache-control')).toBe('no-store');
     expect(english.text).toContain('<html lang="en">');
     expect(english.text).toContain(`<p>${BUSY_EN}</p>`);
+    expect(english.text).toContain('<a href="">Try again</a>');
     expect(english.text).not.toContain('<script');
     const chinese = await server.request('/zh-cn', { headers: { 'accept-language': 'en' } });
     expect(chinese.status).toBe(503);
     expect(chinese.text).toContain('<html lang="zh-cn">');
     expect(chinese.text).toContain(`<p>${BUSY_ZH}</p>`);
+    expect(chinese.text).toContain('<a href="">重试</a>');
   });
 
   it('says so on /healthz while /readyz and static files keep answering', async () => {
