@@ -228,6 +228,7 @@ describe('code rate limits', () => {
       CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
       SMTP_URL: `smtp://127.0.0.1:${port}`,
       RATE_LIMITS: 'sendCode.ip=3/600,sendCode.email=1/3600,loginByCode.ip=3/600,loginByCode.email=2/600',
+      TRUST_PROXY: 'true',
     });
   });
   afterAll(async () => limited?.close());
@@ -251,5 +252,15 @@ describe('code rate limits', () => {
     expect((await login(email)).status).toBe(400);
     expect((await login(email)).status).toBe(429);
     expect((await login(uniqueEmail('guess'))).status).toBe(429);
+  });
+
+  it('does not let a stranger\'s guesses block the owner\'s code sign-in from another address', async () => {
+    const email = uniqueEmail('owner');
+    const guess = (ip: string) =>
+      limited.request('/v1/user/loginByCode', { method: 'POST', body: { email, code: '123456' }, headers: { 'x-forwarded-for': ip } });
+    expect((await guess('198.51.100.40')).status).toBe(400);
+    expect((await guess('198.51.100.40')).status).toBe(400);
+    expect((await guess('198.51.100.40')).status).toBe(429);
+    expect((await guess('203.0.113.40')).status).toBe(400);
   });
 });

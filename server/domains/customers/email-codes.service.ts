@@ -70,7 +70,8 @@ export async function sendLoginCode(
  */
 export async function loginWithCode(ctx: AppContext, input: LoginByCodeInput & { clientIp: string }): Promise<LoginResult> {
   await countAttempt(ctx, 'loginByCode.ip', input.clientIp);
-  await countAttempt(ctx, 'loginByCode.email', input.email);
+  // Per email and client together: a stranger guessing must not block the owner's own sign-in.
+  await countAttempt(ctx, 'loginByCode.email', `${input.email} ${input.clientIp}`);
   const stored = await ctx.kv.get(codeKey(input.email));
   if (!stored) throw new BadRequestError('accounts.code.invalid');
   const attempts = await ctx.kv.increment(attemptsKey(input.email), CODE_TTL_SECONDS);

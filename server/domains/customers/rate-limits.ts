@@ -16,6 +16,7 @@ export const DEFAULT_RATE_LIMITS = {
   'sendCode.ip': { max: 10, windowSeconds: 600 },
   'sendCode.email': { max: 5, windowSeconds: 3600 },
   'loginByCode.ip': { max: 30, windowSeconds: 600 },
+  /** Counted per email and client address together (email-codes.service.ts). */
   'loginByCode.email': { max: 10, windowSeconds: 600 },
   'platform.ip': { max: 30, windowSeconds: 600 },
   /** One buyer's upload allowance: images stored, and their bytes after re-encoding (server/domains/uploads/upload-quota.ts). */
