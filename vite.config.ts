@@ -20,13 +20,20 @@ function precompressAssets(): Plugin {
     async writeBundle(options, bundle) {
       const dir = options.dir;
       if (!dir || path.basename(dir) !== 'client') return;
-      const files = Object.keys(bundle).filter((fileName) => /\.(js|css|svg|json)$/.test(fileName) && !fileName.startsWith('.vite/'));
+      const files = Object.keys(bundle).filter(
+        (fileName) => /\.(js|css|svg|json)$/.test(fileName) && !fileName.startsWith('.vite/'),
+      );
       await Promise.all(
         files.map(async (fileName) => {
           const file = path.join(dir, fileName);
           const content = fs.readFileSync(file);
           if (content.length < 1024) return;
-          fs.writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+          fs.writeFileSync(
+            `${file}.br`,
+            brotliCompressSync(content, {
+              params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: content.length },
+            }),
+          );
           fs.writeFileSync(`${file}.gz`, await zopfliGzip(content, { numiterations: 15 }));
         }),
       );
@@ -81,10 +88,12 @@ function messagePacks(): Plugin {
       return resolved?.id === serverCatalog ? clientCatalog : null;
     },
     load(id, options) {
-      if (id === `\0${urlsId}`) return `export default ${JSON.stringify(options?.ssr && command === 'build' ? builtPackUrls() : {})};`;
+      if (id === `\0${urlsId}`)
+        return `export default ${JSON.stringify(options?.ssr && command === 'build' ? builtPackUrls() : {})};`;
       if (!id.startsWith(`\0${prefix}`)) return null;
-      const [locale, pack] = id.slice(prefix.length + 1).split('/');
-      if (!(LOCALES as readonly string[]).includes(locale) || !isMessagePack(pack)) throw new Error(`Unknown message pack ${id}`);
+      const [locale = '', pack] = id.slice(prefix.length + 1).split('/');
+      if (!(LOCALES as readonly string[]).includes(locale) || !isMessagePack(pack))
+        throw new Error(`Unknown message pack ${id}`);
       const messages = Object.assign({}, ...MESSAGE_PACKS[pack].map((area) => MESSAGE_AREAS[area][locale as Locale]));
       return `export default ${JSON.stringify(messages)};`;
     },
@@ -92,9 +101,29 @@ function messagePacks(): Plugin {
 }
 
 /** What every page's shell (root route, header, footer, messages) is made of. */
-const SHELL_MODULES = /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
-/** Layout parts most pages never load: the phone menu's drawer (on first tap) and the content pages' header. */
-const NOT_SHELL = /\/app\/components\/layout\/(menu-drawer|page-header)\.tsx$/;
+const SHELL_MODULES =
+  /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
+/**
+ * Not in the shell: layout parts most pages never load (the phone menu's drawer, the content
+ * pages' header), the messages of refused form fields (pages with forms), and the order status
+ * numbers and date format (order pages).
+ */
+const NOT_SHELL =
+  /\/app\/components\/layout\/(menu-drawer|page-header)\.tsx$|\/server\/shared\/(issue-messages|order-status)\.ts$|\/app\/lib\/dates\.ts$/;
+
+type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null;
+
+/**
+ * Whether a module reaches zod through its static imports. Such modules (the shared rules and
+ * schemas the forms use, and whatever imports them) stay out of the shell, or every page would
+ * load zod: a manual chunk takes along the dependencies no other manual chunk claims.
+ */
+function reachesZod(id: string, moduleInfo: ModuleInfoOf, seen = new Set<string>()): boolean {
+  if (/\/node_modules\/zod\//.test(id)) return true;
+  if (seen.has(id) || id.includes('/node_modules/')) return false;
+  seen.add(id);
+  return (moduleInfo(id)?.importedIds ?? []).some((imported) => reachesZod(imported, moduleInfo, seen));
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   plugins: [reactRouter(), messagePacks(), precompressAssets()],
@@ -106,19 +135,23 @@ export default defineConfig(({ isSsrBuild }) => ({
     // carries its developer warnings (console.warn texts, about 1.7 KB gzip): they are dropped
     // here like React drops its own (docs/decisions/0033-javascript-budget.md).
     minify: isSsrBuild ? false : 'terser',
-    terserOptions: { module: true, ecma: 2020, compress: { passes: 2, pure_funcs: ['warning', 'warnOnce', 'warningOnce'] } },
+    terserOptions: {
+      module: true,
+      ecma: 2020,
+      compress: { passes: 2, pure_funcs: ['warning', 'warnOnce', 'warningOnce'] },
+    },
     rollupOptions: {
       output: {
         // A phone on HTTP/1.1 fetches six files at a time: React and React Router travel as one
         // file, and the small modules every page's shell uses as another, instead of a dozen
         // chunks of a few hundred bytes each. Route modules and lazy parts keep their own files.
-        manualChunks(id) {
+        manualChunks(id, { getModuleInfo }) {
           if (id.startsWith('\0virtual:message-pack/')) {
-            const [locale, pack] = id.split('/').slice(1);
+            const [locale = '', pack = ''] = id.split('/').slice(1);
             return packChunkName(locale, pack);
           }
           if (/\/node_modules\/(react|react-dom|scheduler|react-router)\//.test(id)) return 'vendor';
-          if (SHELL_MODULES.test(id) && !NOT_SHELL.test(id)) return 'shell';
+          if (SHELL_MODULES.test(id) && !NOT_SHELL.test(id) && !reachesZod(id, getModuleInfo)) return 'shell';
           return undefined;
         },
       },

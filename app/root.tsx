@@ -22,6 +22,7 @@ import { pageMeta } from './lib/seo';
 import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
 import { isCurrency } from '../server/shared/money';
 import { siteOrigin } from '../server/shared/site-origin';
+import { SIGNED_IN_HINT_SCRIPT } from '../server/shared/signed-in-hint';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import { AccountShell, accountRootData } from './components/account/account-shell';
@@ -67,7 +68,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export type RootLoaderData = Awaited<ReturnType<typeof loader>>;
 
 /** Site settings change rarely; reload them only when the language or a form post may have changed them. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (formMethod && formMethod !== 'GET') return defaultShouldRevalidate;
   // An explicit revalidation (after login or a profile change) reloads the user too.
   if (currentUrl.href === nextUrl.href) return defaultShouldRevalidate;
@@ -105,10 +111,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="color-scheme" content={colorSchemeFor(colorMode)} />
         <meta name="theme-color" content="#ff6900" />
         <link rel="icon" href={favicon} />
+        {/* These scripts run once, from the server's HTML; the browser bundle need not carry their text. */}
+        <script
+          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? SIGNED_IN_HINT_SCRIPT : '' }}
+          suppressHydrationWarning
+        />
         <Meta />
         <Links />
         {data?.site.analysisCode ? (
-          <script dangerouslySetInnerHTML={{ __html: analyticsBootstrap(data.site.analysisCode) }} />
+          <script
+            dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? analyticsBootstrap(data.site.analysisCode) : '' }}
+            suppressHydrationWarning
+          />
         ) : null}
       </head>
       <body>

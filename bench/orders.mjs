@@ -6,7 +6,6 @@
 //   DATABASE_URL=postgres://... npm run bench:orders   PostgreSQL (a fresh database is created and dropped)
 // Options: --buyers=200 --stock=50 --rounds=5 --record (appends to docs/benchmarks.md)
 // Runs under `node --import tsx` so it can create sessions with the shop's own code.
-import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +14,7 @@ import pg from 'pg';
 import { migrateDatabase, openDatabase } from '../server/db/client.ts';
 import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
 import { createSession } from '../server/domains/customers/sessions.service.ts';
-import { freePort, waitForReady } from '../tests/support/spawn-server.ts';
+import { ensureBuilt, startBuiltShop } from './lib/processes.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -28,8 +27,7 @@ const STOCK = Number(args.stock ?? 50);
 const ROUNDS = Number(args.rounds ?? 5);
 const SESSION_SECRET = 'bench-orders-secret-'.padEnd(48, 'x');
 
-const build = spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
+ensureBuilt();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-orders-'));
 const adminUrl = process.env.DATABASE_URL;
@@ -45,23 +43,12 @@ if (adminUrl) {
   databaseUrl = url.toString();
 }
 const serverEnv = {
-  ...process.env,
-  NODE_ENV: 'production',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
   SESSION_SECRET,
   ORDER_SWEEP_INTERVAL_SECONDS: '0',
   ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
 };
 
-async function startShop() {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['build/app-server/main.js'], { env: { ...serverEnv, PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, stdio: ['ignore', 'inherit', 'inherit'] });
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const url = `http://127.0.0.1:${port}`;
-  await waitForReady(url, 180_000);
-  return { url, stop: async () => (child.kill('SIGTERM'), await exited) };
-}
+const startShop = () => startBuiltShop({ dataDir, env: serverEnv });
 
 function openShopDatabase() {
   return openDatabase(databaseUrl ? { databaseUrl } : { embeddedDir: path.join(dataDir, 'db') });
@@ -83,7 +70,10 @@ try {
   const ctx = { db: handle.db, env: { SESSION_SECRET } };
   const buyers = [];
   for (let i = 0; i < BUYERS; i++) {
-    const [user] = await handle.db.insert(users).values({ email: `bench-${i}@example.com`, username: `bench-${i}` }).returning();
+    const [user] = await handle.db
+      .insert(users)
+      .values({ email: `bench-${i}@example.com`, username: `bench-${i}` })
+      .returning();
     const [address] = await handle.db
       .insert(userAddresses)
       .values({
@@ -101,7 +91,10 @@ try {
       })
       .returning();
     const session = await createSession(ctx, user.id);
-    buyers.push({ headers: { token: session.token, sign: session.sign, 'content-type': 'application/json', lang: 'en' }, addressId: address.id });
+    buyers.push({
+      headers: { token: session.token, sign: session.sign, 'content-type': 'application/json', lang: 'en' },
+      addressId: address.id,
+    });
   }
   const skus = await handle.db
     .select({ id: productSkus.id })
@@ -146,7 +139,9 @@ try {
         skuId,
         created,
         statuses: Object.fromEntries(statuses),
-        fiveXx: [...statuses].filter(([status]) => typeof status !== 'number' || status >= 500).reduce((sum, [, n]) => sum + n, 0),
+        fiveXx: [...statuses]
+          .filter(([status]) => typeof status !== 'number' || status >= 500)
+          .reduce((sum, [, n]) => sum + n, 0),
         ordersPerSecond: created / ((lastSuccess - started) / 1000),
         requestsPerSecond: BUYERS / (elapsed / 1000),
         p50: percentile(latencies, 50),
@@ -161,16 +156,27 @@ try {
   // 4. What the database says: exactly STOCK units sold per SKU, stock at zero.
   const check = await openShopDatabase();
   for (const result of results) {
-    const [sku] = await check.db.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, result.skuId));
+    const [sku] = await check.db
+      .select({ stock: productSkus.stock })
+      .from(productSkus)
+      .where(eq(productSkus.id, result.skuId));
     const [sold] = await check.db
-      .select({ units: sql`coalesce(sum(${orderItems.quantity}), 0)`.mapWith(Number), orders: sql`count(distinct ${orders.id})`.mapWith(Number) })
+      .select({
+        units: sql`coalesce(sum(${orderItems.quantity}), 0)`.mapWith(Number),
+        orders: sql`count(distinct ${orders.id})`.mapWith(Number),
+      })
       .from(orderItems)
       .innerJoin(orders, and(eq(orders.id, orderItems.orderId)))
       .where(eq(orderItems.skuId, result.skuId));
     result.stockLeft = sku.stock;
     result.unitsSold = sold.units;
     result.ordersInDatabase = sold.orders;
-    result.ok = sku.stock === 0 && sold.units === STOCK && sold.orders === STOCK && result.created === STOCK && result.fiveXx === 0;
+    result.ok =
+      sku.stock === 0 &&
+      sold.units === STOCK &&
+      sold.orders === STOCK &&
+      result.created === STOCK &&
+      result.fiveXx === 0;
   }
   await check.close();
 } finally {
@@ -186,7 +192,8 @@ try {
 const database = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
-const header = '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|';
+const header =
+  '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|';
 const lines = results.map(
   (r) =>
     `| ${r.round} | ${r.created} | ${r.unitsSold} | ${r.stockLeft} | ${r.fiveXx} | ${Object.entries(r.statuses)
@@ -196,7 +203,9 @@ const lines = results.map(
 );
 const table = [header, ...lines].join('\n');
 const allOk = results.length === ROUNDS && results.every((r) => r.ok);
-console.log(`\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${STOCK} orders per round, nothing oversold, no 5xx`);
+console.log(
+  `\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${STOCK} orders per round, nothing oversold, no 5xx`,
+);
 if (args.record) {
   fs.appendFileSync(
     'docs/benchmarks.md',

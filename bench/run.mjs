@@ -13,13 +13,11 @@
 // target, then round 2, ...), so a burst of other work spoils one round of several targets
 // rather than every round of one. The table shows the median of the per-round ratios, the
 // median req/s and p50, and the worst p99 of any round.
-import { fork, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
+import { ensureBuilt, startBuiltShop, startCeiling } from './lib/processes.mjs';
 
 // autocannon appends every response body to a JavaScript string (`body += chunk`) in case a
 // body check was asked for; none is here. Decoding 14 KB of gzip bytes as UTF-8 per response
@@ -55,33 +53,22 @@ const TARGETS = [
   { name: 'GET /v1/siteManage', path: '/v1/siteManage', minRatio: 0.6 },
   { name: 'GET /v1/good/list', path: '/v1/good/list', minRatio: 0.6 },
   { name: 'product page (SSR)', path: '/en/product/1', minRatio: 0.4 },
+  // The page a signed-in buyer's browser asks for: catalogue pages never read the session
+  // (ADR 0092), so any session cookie takes the same path as a real one.
+  {
+    name: 'product page (signed in)',
+    path: '/en/product/1',
+    headers: { cookie: 'access_token=bench-session; signed_in=1' },
+    minRatio: 0.4,
+  },
   { name: 'GET /v1/good/{id}', path: '/v1/good/1', minRatio: 0.6 },
 ];
 const MAX_P99_MS = 50;
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs = 120_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not become ready`);
-}
-
-function autocannonRun(url, seconds) {
+function autocannonRun(url, seconds, headers = {}) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, connections, duration: seconds, headers: { 'accept-encoding': 'gzip' } }, (error, result) => {
+    const allHeaders = { 'accept-encoding': 'gzip', ...headers };
+    autocannon({ url, connections, duration: seconds, headers: allHeaders }, (error, result) => {
       if (error) reject(error);
       else resolve(result);
     });
@@ -89,9 +76,9 @@ function autocannonRun(url, seconds) {
 }
 
 /** One measurement: a short warm-up (not counted), then `duration` seconds. */
-async function measure(url) {
-  await autocannonRun(url, warmUpSeconds);
-  const result = await autocannonRun(url, duration);
+async function measure(url, headers) {
+  await autocannonRun(url, warmUpSeconds, headers);
+  const result = await autocannonRun(url, duration, headers);
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -110,44 +97,38 @@ function median(values) {
 const sum = (values) => values.reduce((total, value) => total + value, 0);
 const percent = (ratio) => `${(ratio * 100).toFixed(1)}%`;
 
-const build = spawnSync('node', ['scripts/ensure-build.mjs'], { stdio: 'inherit' });
-if (build.status !== 0) process.exit(build.status ?? 1);
-
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-'));
-const shopPort = await freePort();
-const ceilingPort = await freePort();
-const shop = spawn(process.execPath, ['build/app-server/main.js'], {
-  env: { ...process.env, NODE_ENV: 'production', PORT: String(shopPort), PUBLIC_URL: `http://127.0.0.1:${shopPort}`, DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-  stdio: ['ignore', 'inherit', 'inherit'],
-});
-const ceiling = fork('bench/ceiling.mjs', { env: { ...process.env, PORT: String(ceilingPort) } });
-const stopAll = () => {
-  shop.kill('SIGTERM');
-  ceiling.kill('SIGTERM');
+ensureBuilt();
+const shop = await startBuiltShop({ name: 'bench' });
+const ceiling = await startCeiling();
+const stopAll = async () => {
+  ceiling.stop();
+  await shop.stop();
 };
-process.on('exit', stopAll);
 
 try {
-  const shopUrl = `http://127.0.0.1:${shopPort}`;
-  const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
-  await waitFor(`${shopUrl}/readyz`);
-  await waitFor(`${ceilingUrl}/`);
+  const shopUrl = shop.url;
+  const ceilingUrl = ceiling.url;
 
   const loadBefore = os.loadavg()[0].toFixed(1);
   const targets = [];
   for (const target of TARGETS) {
     if (only && !only.has(target.path) && !only.has(target.name)) continue;
-    const probe = await fetch(shopUrl + target.path).catch(() => null);
+    const probe = await fetch(shopUrl + target.path, { headers: target.headers }).catch(() => null);
     if (!probe || probe.status !== 200) {
       console.log(`skip ${target.name}: ${target.path} answers ${probe?.status ?? 'nothing'}`);
       continue;
     }
-    const sample = await fetch(shopUrl + target.path, { headers: { 'accept-encoding': 'gzip' } });
+    const sample = await fetch(shopUrl + target.path, { headers: { 'accept-encoding': 'gzip', ...target.headers } });
     const bytes = Number(sample.headers.get('content-length')) || (await sample.arrayBuffer()).byteLength;
     targets.push({ ...target, bytes, rounds: [] });
   }
-  const unknown = [...(only ?? [])].filter((name) => !TARGETS.some((target) => target.name === name || target.path === name));
-  if (unknown.length) console.log(`--only: no target called ${unknown.map((name) => `'${name}'`).join(', ')}; names and paths: ${TARGETS.map((t) => `${t.name} (${t.path})`).join(', ')}`);
+  const unknown = [...(only ?? [])].filter(
+    (name) => !TARGETS.some((target) => target.name === name || target.path === name),
+  );
+  if (unknown.length)
+    console.log(
+      `--only: no target called ${unknown.map((name) => `'${name}'`).join(', ')}; names and paths: ${TARGETS.map((t) => `${t.name} (${t.path})`).join(', ')}`,
+    );
 
   const perMeasurement = warmUpSeconds + duration;
   const minutes = (targets.length * rounds * 3 * perMeasurement) / 60;
@@ -161,10 +142,15 @@ try {
   for (let round = 1; round <= rounds; round++) {
     for (const target of targets) {
       const ceilingNow = await measure(`${ceilingUrl}/`);
-      const result = await measure(shopUrl + target.path);
+      const result = await measure(shopUrl + target.path, target.headers);
       const sameSize = await measure(`${ceilingUrl}/bytes?n=${target.bytes}`);
       ceilings.push(ceilingNow);
-      target.rounds.push({ ...result, ceiling: ceilingNow.rps, ratio: result.rps / ceilingNow.rps, sizedRatio: result.rps / sameSize.rps });
+      target.rounds.push({
+        ...result,
+        ceiling: ceilingNow.rps,
+        ratio: result.rps / ceilingNow.rps,
+        sizedRatio: result.rps / sameSize.rps,
+      });
       console.log(
         `round ${round}/${rounds} ${target.name}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms; ceiling ${Math.round(ceilingNow.rps)} (${percent(result.rps / ceilingNow.rps)}); same-size ${Math.round(sameSize.rps)} (${percent(result.rps / sameSize.rps)}); load ${os.loadavg()[0].toFixed(1)}`,
       );
@@ -210,10 +196,15 @@ try {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
   const method = `${rounds} round(s) per target, each the ceiling, the target and the same-size bare route back to back (${warmUpSeconds} s warm-up + ${duration} s each); req/s, p50 and ratios are medians across rounds, p99 is the worst round`;
-  const spread = rows.filter((row) => row.ratioRange).map((row) => `${row.name} ${row.ratioRange}`).join('; ');
+  const spread = rows
+    .filter((row) => row.ratioRange)
+    .map((row) => `${row.name} ${row.ratioRange}`)
+    .join('; ');
   const table = [header, ...lines].join('\n');
   const load = `load average (1 min) ${loadBefore} at start, ${os.loadavg()[0].toFixed(1)} at end; ${new Date().toISOString()}`;
-  console.log(`\nDatabase: ${database}\nMachine: ${machine}\nLoad: ${load}\nMethod: ${method}\nRatio to ceiling, lowest-highest round: ${spread}\n\n${table}\n`);
+  console.log(
+    `\nDatabase: ${database}\nMachine: ${machine}\nLoad: ${load}\nMethod: ${method}\nRatio to ceiling, lowest-highest round: ${spread}\n\n${table}\n`,
+  );
 
   if (args.record) {
     const entry = `\n## ${new Date().toISOString().slice(0, 10)}: ${database}, ${connections} connections, ${rounds} rounds × ${duration} s per target (medians)\n\nMachine: ${machine}\nLoad: ${load}\nMethod: ${method}\nRatio to ceiling, lowest-highest round: ${spread}\n\n${table}\n`;
@@ -221,6 +212,5 @@ try {
     console.log('Recorded in docs/benchmarks.md');
   }
 } finally {
-  stopAll();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await stopAll();
 }

@@ -32,7 +32,7 @@ function sources(...patterns: string[]): string[] {
 function keysUsedBy(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   const used: string[] = [];
-  for (const [, literal] of text.matchAll(/['"`]([a-zA-Z]+\.[a-zA-Z0-9.${}_-]+)['"`]/g)) {
+  for (const [, literal = ''] of text.matchAll(/['"`]([a-zA-Z]+\.[a-zA-Z0-9.${}_-]+)['"`]/g)) {
     if (literal.includes('${')) {
       const prefix = literal.slice(0, literal.indexOf('${'));
       used.push(...[...allKeys].filter((key) => key.startsWith(prefix)));
@@ -94,7 +94,9 @@ const ACCOUNT_PAGES = sources(
   'app/components/checkout/',
   'app/components/orders/',
   'app/components/cart/',
-  ...['account-guard', 'account', 'address', 'cart', 'confirm-order', 'order-detail', 'orders', 'pay', 'result'].map((route) => `app/routes/${route}.tsx`),
+  ...['account-guard', 'account', 'address', 'cart', 'confirm-order', 'order-detail', 'orders', 'pay', 'result'].map(
+    (route) => `app/routes/${route}.tsx`,
+  ),
 );
 
 describe('message packs', () => {
@@ -117,7 +119,8 @@ describe('message packs', () => {
 
   it('every area has the same keys in both locales', () => {
     for (const messages of Object.values(MESSAGE_AREAS)) {
-      for (const locale of LOCALES) expect(Object.keys(messages[locale]).sort()).toEqual(Object.keys(messages.en).sort());
+      for (const locale of LOCALES)
+        expect(Object.keys(messages[locale]).sort()).toEqual(Object.keys(messages.en).sort());
     }
   });
 

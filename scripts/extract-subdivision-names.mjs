@@ -18,5 +18,8 @@ for (const country of fs.readdirSync(regionsDir).sort()) {
   if (entries.length) names[country] = Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
 const out = path.resolve('server/domains/areas/data/subdivision-names-zh.json');
-fs.writeFileSync(out, JSON.stringify({ source: `iso3166-2-db@${version} (MIT; names from OpenStreetMap and Wikipedia)`, names }) + '\n');
+fs.writeFileSync(
+  out,
+  JSON.stringify({ source: `iso3166-2-db@${version} (MIT; names from OpenStreetMap and Wikipedia)`, names }) + '\n',
+);
 console.log(`wrote ${out}: ${Object.keys(names).length} countries`);

@@ -59,7 +59,12 @@ const icon = await png(square(512, { background: '#faf6f0', markScale: 0.74 }), 
 fs.writeFileSync(path.join(brand, 'icon.png'), icon);
 
 const favicons = await Promise.all(
-  [16, 32, 48].map(async (size) => ({ size, data: await png(square(size, { background: null, markScale: 1.02 }), size) })),
+  [16, 32, 48].map(async (size) => ({
+    size,
+    data: await png(square(size, { background: null, markScale: 1.02 }), size),
+  })),
 );
 fs.writeFileSync(path.join(root, 'public', 'favicon.ico'), ico(favicons));
-console.log(`icon.png ${icon.length} bytes, favicon.ico ${favicons.reduce((sum, image) => sum + image.data.length, 0)} bytes of images`);
+console.log(
+  `icon.png ${icon.length} bytes, favicon.ico ${favicons.reduce((sum, image) => sum + image.data.length, 0)} bytes of images`,
+);

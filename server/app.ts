@@ -16,8 +16,10 @@ import { addressRoutes } from './http/routes/address.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
+import { visitorRoutes } from './http/routes/visitor.routes';
 import { checkoutRoutes } from './http/routes/checkout.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
+import { OneLineRequestLog } from './http/request-log';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
 import { sandboxGatewayRoutes } from './http/routes/sandbox-gateway.routes';
@@ -29,9 +31,11 @@ import { uploadRoutes } from './http/routes/upload.routes';
 import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
-import { registerPaymentsJobs } from './jobs/payments-jobs';
+import { registerBackgroundJobs, type BackgroundJobOptions } from './jobs/background-jobs';
 import { NotFoundError } from './shared/errors';
-import type { AppContext } from './shared/context';
+import { secureCookies, servedOverHttps } from './shared/site-origin';
+import type { AppContext } from './context';
+import { pathWithoutQuery } from './shared/url-path';
 
 export interface BuildAppOptions {
   appContext: AppContext;
@@ -39,9 +43,16 @@ export interface BuildAppOptions {
   storefront?: { loadBuild: ServerBuildSource; mode: 'development' | 'production'; clientDir?: string };
   /** Vite's connect middleware in development (assets, HMR). */
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
+  /** Which background jobs run while the server listens; the payments jobs always do. */
+  backgroundJobs?: BackgroundJobOptions;
 }
 
-export async function buildApp({ appContext, storefront, devMiddleware }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({
+  appContext,
+  storefront,
+  devMiddleware,
+  backgroundJobs = { orderSweep: false },
+}: BuildAppOptions): Promise<FastifyInstance> {
   const { env } = appContext;
   // Cache hits are answered in front of Fastify once the response cache exists (server/http/response-cache.ts).
   let frontDoor: FrontDoor | undefined;
@@ -58,6 +69,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     trustProxy: env.TRUST_PROXY,
     forceCloseConnections: 'idle',
     requestIdHeader: false,
+    logController: new OneLineRequestLog(),
     genReqId: requestIdOf,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: answerFrameworkError({ bodyLimit: env.BODY_LIMIT_BYTES }),
@@ -66,14 +78,13 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const secureCookies = env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
   // First hooks of every request: the response cache answers repeats before anything else runs.
-  registerSecurityHeaders(app, { https: Boolean(env.PUBLIC_URL?.startsWith('https:')) });
+  registerSecurityHeaders(app, { https: servedOverHttps(env) });
   const responseCache = registerResponseCache(app, {
     appContext,
     ttlSeconds: env.PAGE_CACHE_TTL_SECONDS,
-    secureCookies,
-    https: Boolean(env.PUBLIC_URL?.startsWith('https:')),
+    secureCookies: secureCookies(env),
+    https: servedOverHttps(env),
   });
   frontDoor = responseCache?.frontDoor;
   // Cache hits above stay cheap under overload; the API and page renders below are shed.
@@ -88,7 +99,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
   registerRequestContext(app, appContext);
   registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });
-  registerCsrfProtection(app, { secureCookies });
+  registerCsrfProtection(app, { secureCookies: secureCookies(env) });
 
   await app.register(swagger, {
     openapi: {
@@ -104,7 +115,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
   });
 
   await app.register(healthRoutes, { appContext });
-  await app.register(seoRoutes, { appContext });
+  await app.register(seoRoutes);
   await app.register(googleCallbackRoutes);
 
   await app.register(
@@ -117,23 +128,23 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
       await api.register(paymentRoutes, { env });
       await api.register(addressRoutes);
       await api.register(cartRoutes);
+      await api.register(visitorRoutes);
       await api.register(orderRoutes);
       await api.register(uploadRoutes);
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
-        throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
+        throw new NotFoundError('error.routeNotFound', { path: pathWithoutQuery(request.url) });
       });
     },
     { prefix: '/v1' },
   );
   await app.register(checkoutRoutes, { prefix: '/v2' });
   app.all('/v2/*', { schema: { hide: true } }, async (request) => {
-    throw new NotFoundError('error.routeNotFound', { path: request.url.split('?')[0] });
+    throw new NotFoundError('error.routeNotFound', { path: pathWithoutQuery(request.url) });
   });
 
   await app.register(imageRoutes, { dataDir: env.dataDir });
   if (env.PAYMENT_PROVIDER === 'sandbox') await app.register(sandboxGatewayRoutes, { env });
-  registerPaymentsJobs(app, appContext);
   await app.register(imageRoutes, { dataDir: env.dataDir, folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);
@@ -154,6 +165,7 @@ export async function buildApp({ appContext, storefront, devMiddleware }: BuildA
     });
   }
   if (storefront) await registerStorefront(app, { ...storefront, responseCache });
+  registerBackgroundJobs(app, appContext, backgroundJobs);
 
   return app;
 }

@@ -4,18 +4,20 @@ import { pathToFileURL } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { buildApp, type BuildAppOptions } from './app';
-import { seedDemoData } from './db/seed';
-import { startOrderJobs } from './jobs/order-sweep';
+import { seedDemoData } from './seed';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
-import { loadEnv, type Env } from './shared/env';
+import { loadEnv, type ConfiguredEnv } from './shared/env';
 import { createLogger } from './shared/logger';
 
 const BUILD_DIR = path.resolve('build');
 
-async function storefrontOptions(mode: 'development' | 'production'): Promise<Pick<BuildAppOptions, 'storefront' | 'devMiddleware'>> {
+async function storefrontOptions(
+  mode: 'development' | 'production',
+): Promise<Pick<BuildAppOptions, 'storefront' | 'devMiddleware'>> {
   if (mode === 'production') {
     const serverEntry = path.join(BUILD_DIR, 'server', 'index.js');
-    if (!fs.existsSync(serverEntry)) throw new StartupError(`No storefront build at ${serverEntry}. Run "npm run build" first.`);
+    if (!fs.existsSync(serverEntry))
+      throw new StartupError(`No storefront build at ${serverEntry}. Run "npm run build" first.`);
     const build = (await import(pathToFileURL(serverEntry).href)) as ServerBuild;
     return { storefront: { mode, loadBuild: async () => build, clientDir: path.join(BUILD_DIR, 'client') } };
   }
@@ -35,15 +37,27 @@ async function storefrontOptions(mode: 'development' | 'production'): Promise<Pi
 }
 
 async function main(): Promise<void> {
-  let env: Env;
+  let env: ConfiguredEnv;
   try {
     env = loadEnv();
   } catch (error) {
     // No configured logger yet, but the line is JSON like every other one.
-    createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }).fatal({ problems: (error as Error).message }, 'cannot start: invalid configuration');
+    createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }).fatal(
+      { problems: (error as Error).message },
+      'cannot start: invalid configuration',
+    );
     process.exit(1);
   }
   const log = createLogger(env);
+  // The default would print to stderr and skip the JSON log; pino flushes its buffer on exit.
+  process.on('uncaughtException', (error) => {
+    log.fatal({ err: error }, 'uncaught exception: exiting');
+    process.exit(1);
+  });
+  process.on('unhandledRejection', (reason) => {
+    log.fatal({ err: reason }, 'unhandled promise rejection: exiting');
+    process.exit(1);
+  });
   const mode = env.NODE_ENV === 'development' ? 'development' : 'production';
   let appContext;
   try {
@@ -54,14 +68,27 @@ async function main(): Promise<void> {
   }
   try {
     if (env.SEED_DEMO_DATA) await seedDemoData(appContext, { onlyIfEmpty: true });
-    const app = await buildApp({ appContext, ...(await storefrontOptions(mode)) });
+    const app = await buildApp({
+      appContext,
+      ...(await storefrontOptions(mode)),
+      backgroundJobs: { orderSweep: true },
+    });
     await app.listen({ port: env.PORT, host: env.HOST });
-    log.info({ database: appContext.database.kind, sharedState: appContext.kv.kind, mode }, `shop ready on port ${env.PORT}`);
-    if (mode === 'production' && env.PUBLIC_URL && /^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(env.PUBLIC_URL)) {
+    log.info(
+      { database: appContext.database.kind, sharedState: appContext.kv.kind, mode },
+      `shop ready on port ${env.PORT}`,
+    );
+    if (
+      mode === 'production' &&
+      env.PUBLIC_URL &&
+      /^https?:\/\/(localhost|127\.0\.0\.1)(:|\/|$)/.test(env.PUBLIC_URL)
+    ) {
       // npm start's default keeps the two-command start working; a real shop must say where buyers find it.
-      log.warn({ publicUrl: env.PUBLIC_URL }, 'PUBLIC_URL is a local address: set it to the address buyers use before taking payments');
+      log.warn(
+        { publicUrl: env.PUBLIC_URL },
+        'PUBLIC_URL is a local address: set it to the address buyers use before taking payments',
+      );
     }
-    const orderJobs = startOrderJobs(appContext);
 
     let closing = false;
     const shutdown = async (signal: string) => {
@@ -72,7 +99,7 @@ async function main(): Promise<void> {
         log.error('shutdown took too long; exiting');
         process.exit(1);
       }, 15_000).unref();
-      await orderJobs.stop();
+      // Also stops the background jobs (server/jobs/background-jobs.ts), after a run in progress.
       await app.close();
       await closeAppContext(appContext);
       clearTimeout(force);

@@ -5,8 +5,8 @@ import type { Logger } from 'pino';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/client';
 import { backfillUsernameKeys } from './domains/customers/accounts.service';
 import { appSecrets } from './db/schema';
-import type { AppContext } from './shared/context';
-import type { Env } from './shared/env';
+import type { AppContext } from './context';
+import type { ConfiguredEnv, Env } from './shared/env';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from './shared/kv-store';
 
 export class StartupError extends Error {}
@@ -21,6 +21,7 @@ async function loadOrCreateSecret(database: DatabaseHandle, name: string): Promi
     .values({ name, value: randomBytes(48).toString('base64url') })
     .onConflictDoNothing();
   const [row] = await database.db.select().from(appSecrets).where(eq(appSecrets.name, name));
+  if (!row) throw new Error(`The secret ${name} was neither stored nor found`);
   return row.value;
 }
 
@@ -39,7 +40,7 @@ async function openKeyValueStore(env: Env, log: Logger): Promise<KeyValueStore> 
 }
 
 /** Opens and migrates the database and the shared-state store: everything the app needs before it listens. */
-export async function openAppContext(env: Env, log: Logger): Promise<AppContext> {
+export async function openAppContext(env: ConfiguredEnv, log: Logger): Promise<AppContext> {
   let database: DatabaseHandle;
   try {
     database = await openDatabase({
@@ -50,18 +51,29 @@ export async function openAppContext(env: Env, log: Logger): Promise<AppContext>
     });
     await database.ping();
   } catch (error) {
-    const where = env.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : `the embedded database in ${path.join(env.dataDir, 'db')}`;
+    const where = env.DATABASE_URL
+      ? 'PostgreSQL at DATABASE_URL'
+      : `the embedded database in ${path.join(env.dataDir, 'db')}`;
     throw new StartupError(`Cannot open ${where}: ${(error as Error).message}`);
   }
   return createAppContext(env, log, database);
 }
 
 /** Migrates an open database, settles the session secret and connects shared state. */
-export async function createAppContext(env: Env, log: Logger, database: DatabaseHandle): Promise<AppContext> {
+export async function createAppContext(
+  configured: ConfiguredEnv,
+  log: Logger,
+  database: DatabaseHandle,
+): Promise<AppContext> {
+  let env: Env;
   try {
     await migrateDatabase(database);
-    if (!env.SESSION_SECRET) env.SESSION_SECRET = await loadOrCreateSecret(database, 'session');
-    if (!env.SANDBOX_WEBHOOK_SECRET) env.SANDBOX_WEBHOOK_SECRET = await loadOrCreateSecret(database, 'sandbox-webhook');
+    env = {
+      ...configured,
+      SESSION_SECRET: configured.SESSION_SECRET ?? (await loadOrCreateSecret(database, 'session')),
+      SANDBOX_WEBHOOK_SECRET:
+        configured.SANDBOX_WEBHOOK_SECRET ?? (await loadOrCreateSecret(database, 'sandbox-webhook')),
+    };
   } catch (error) {
     await database.close().catch(() => {});
     throw new StartupError(`Database migration failed: ${(error as Error).message}`);

@@ -1,3 +1,4 @@
+import type { RequestContext } from './context';
 import * as addresses from './domains/addresses/addresses.service';
 import * as areas from './domains/areas/areas.service';
 import * as cart from './domains/cart/cart.service';
@@ -6,7 +7,8 @@ import * as catalogProducts from './domains/catalog/products.service';
 import * as checkout from './domains/checkout/checkout.service';
 import * as orderPlacement from './domains/checkout/place-order.service';
 import * as content from './domains/content/content.service';
-import * as customers from './domains/customers/customers.service';
+import * as accounts from './domains/customers/accounts.service';
+import { googlePublicConfig } from './domains/customers/google.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as orders from './domains/orders/orders.service';
 import * as payments from './domains/payments/payments.service';
@@ -28,9 +30,16 @@ export const services = {
   catalogProducts,
   content,
   payments,
-  customers,
+  /** The accounts service the `/v1/user/*` handlers call, and whether Google sign-in is offered. */
+  customers: { ...accounts, googlePublicConfig },
   sessions,
   siteSettings,
 };
 
 export type Services = typeof services;
+
+/** What every storefront loader and action receives as `context`. */
+export interface StorefrontLoadContext {
+  ctx: RequestContext;
+  services: Services;
+}

@@ -1,57 +1,42 @@
+import type { z } from 'zod';
 import type { Locale } from '../../i18n/locales';
+import type { IssuedCaptcha } from '../../server/domains/captcha/captcha.schemas';
+import type {
+  changePasswordSchema,
+  CodeSentAnswer,
+  GoogleAuthUrl,
+  LoginAnswer,
+  loginByCodeSchema,
+  loginSchema,
+  platformLoginSchema,
+  registerSchema,
+  sendCodeSchema,
+  updateProfileSchema,
+  UserView,
+} from '../../server/domains/customers/accounts.schemas';
 import { api } from './api-client';
 
-/** The account calls of SPEC section 7, typed for the storefront. */
-
-export interface AccountUser {
-  uid?: number;
-  id?: number;
-  email: string;
-  username: string;
-  avatar: string | null;
-  sex: number;
-  mobile?: string | null;
-}
-
-export interface LoginAnswer {
-  access_token: string;
-  access_sign: string;
-  expires_at: string;
-  user: AccountUser;
-}
-
-export interface CaptchaAnswer {
-  /** The captcha id (SPEC's `key`). */
-  key: string;
-  /** What the visitor read in the picture (SPEC's `dots`). */
-  dots: string;
-}
-
-export interface RegistrationInput {
-  username: string;
-  mobile: string;
-  email: string;
-  password: string;
-  avatar?: string;
-  sex?: number;
-}
-
+/** The account calls of SPEC section 7; requests and answers are typed by the server's schemas. */
 export const accountApi = {
   captcha: (locale: Locale) =>
-    api<{ id: string; data: string }>('/captcha', { method: 'POST', body: { captcha_type: 'digit' }, locale }),
-  login: (locale: Locale, input: { email: string; password: string } & CaptchaAnswer) =>
+    api<IssuedCaptcha>('/captcha', { method: 'POST', body: { captcha_type: 'digit' }, locale }),
+  login: (locale: Locale, input: z.input<typeof loginSchema>) =>
     api<LoginAnswer>('/user/login', { method: 'POST', body: { ...input }, locale }),
-  register: (locale: Locale, input: RegistrationInput & CaptchaAnswer) =>
+  register: (locale: Locale, input: z.input<typeof registerSchema>) =>
     api<LoginAnswer>('/user/registe', { method: 'POST', body: { ...input }, locale }),
-  sendCode: (locale: Locale, input: { email: string } & CaptchaAnswer) =>
-    api<{ resend_after?: number }>('/user/sendCode', { method: 'POST', body: { ...input }, locale }),
-  loginByCode: (locale: Locale, input: { email: string; code: string }) =>
+  sendCode: (locale: Locale, input: z.input<typeof sendCodeSchema>) =>
+    api<CodeSentAnswer>('/user/sendCode', { method: 'POST', body: { ...input }, locale }),
+  loginByCode: (locale: Locale, input: z.input<typeof loginByCodeSchema>) =>
     api<LoginAnswer>('/user/loginByCode', { method: 'POST', body: { ...input }, locale }),
   googleUrl: (locale: Locale, redirect: string) =>
-    api<{ auth_url: string }>('/user/login/platform', { method: 'POST', body: { platform: 3, redirect }, locale }),
-  logout: (locale: Locale, all = false) => api<unknown>('/user/logout', { method: 'POST', body: { all }, locale }),
-  updateInfo: (locale: Locale, input: { username?: string; avatar?: string; sex?: number }) =>
-    api<AccountUser>('/user/info', { method: 'PUT', body: input, locale }),
-  changePassword: (locale: Locale, input: { old_password?: string; new_password: string }) =>
-    api<unknown>('/user/password', { method: 'PUT', body: input, locale }),
+    api<GoogleAuthUrl>('/user/login/platform', {
+      method: 'POST',
+      body: { platform: 3, redirect } satisfies z.input<typeof platformLoginSchema>,
+      locale,
+    }),
+  logout: (locale: Locale, all = false) => api<null>('/user/logout', { method: 'POST', body: { all }, locale }),
+  updateInfo: (locale: Locale, input: z.input<typeof updateProfileSchema>) =>
+    api<UserView>('/user/info', { method: 'PUT', body: input, locale }),
+  changePassword: (locale: Locale, input: z.input<typeof changePasswordSchema>) =>
+    api<null>('/user/password', { method: 'PUT', body: input, locale }),
 };

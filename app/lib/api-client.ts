@@ -81,7 +81,8 @@ function buildRequest(path: string, { method = 'GET', body, locale, signal }: Ap
   if (method === 'GET' || method === 'DELETE') {
     if (body && !(body instanceof FormData)) {
       const query = new URLSearchParams();
-      for (const [key, value] of Object.entries(body)) if (value !== undefined && value !== null) query.set(key, String(value));
+      for (const [key, value] of Object.entries(body))
+        if (value !== undefined && value !== null) query.set(key, String(value));
       if (query.size) url += `?${query}`;
     }
   } else if (body instanceof FormData) {
@@ -138,14 +139,21 @@ export async function api<T>(path: string, options: ApiOptions): Promise<T> {
  * SPEC's upload widget convention: multipart with the file in field `image` (by default);
  * the answer is valid only when its code is 0, and `data` is the image URL.
  */
-export async function uploadImage(file: File, options: { locale: Locale; action?: string; name?: string }): Promise<string> {
+export async function uploadImage(
+  file: File,
+  options: { locale: Locale; action?: string; name?: string },
+): Promise<string> {
   const form = new FormData();
   form.append(options.name ?? 'image', file);
   const response = await send(options.action ?? '/upload', { method: 'POST', body: form, locale: options.locale });
   const envelope = await readEnvelope(response);
   if (envelope.code === 0 && typeof envelope.data === 'string') return envelope.data;
   const code = typeof envelope.code === 'number' ? envelope.code : response.status;
-  const error = new ApiError(code, typeof envelope.msg === 'string' ? envelope.msg : response.statusText, response.status);
+  const error = new ApiError(
+    code,
+    typeof envelope.msg === 'string' ? envelope.msg : response.statusText,
+    response.status,
+  );
   if (error.sessionLost) for (const listener of sessionListeners) listener(error);
   throw error;
 }

@@ -1,7 +1,15 @@
-import { isLocale, type Locale } from '../../i18n/locales';
+import { DEFAULT_LOCALE, isLocale, type Locale } from '../../i18n/locales';
 
 export const LOCALE_COOKIE = 'lang';
-export const LOCALE_COOKIE_MAX_AGE = 365 * 24 * 60 * 60;
+
+/**
+ * The locale of a route under `/:locale`. The locale layout (app/routes/locale-layout.tsx)
+ * sends any other first segment to a localized address, so below it this is one of ours;
+ * the default only answers for params that carry no locale at all.
+ */
+export function routeLocale(params: { locale?: string }): Locale {
+  return isLocale(params.locale) ? params.locale : DEFAULT_LOCALE;
+}
 
 export function localeFromPath(pathname: string): Locale | undefined {
   const first = pathname.split('/')[1];

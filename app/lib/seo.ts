@@ -1,7 +1,7 @@
 import type { MetaDescriptor } from 'react-router';
 import { LOCALES, type Locale } from '../../i18n/locales';
 
-export interface RootSeo {
+interface RootSeo {
   title: string;
   keyword: string;
   desc: string;
@@ -23,10 +23,6 @@ interface RootMeta {
 function rootData(matches: readonly (MatchLike | undefined)[]): RootMeta | undefined {
   const root = matches.find((match) => match?.id === 'root');
   return (root?.loaderData ?? root?.data) as RootMeta | undefined;
-}
-
-export function rootSeo(matches: readonly (MatchLike | undefined)[]): RootSeo | undefined {
-  return rootData(matches)?.seo;
 }
 
 export interface PageSeo {
@@ -73,7 +69,12 @@ export function pageMeta(matches: readonly (MatchLike | undefined)[], page: Page
     const href = (locale: Locale) => absoluteUrl(root.origin, `/${locale}${page.path === '/' ? '' : page.path}`);
     tags.push({ tagName: 'link', rel: 'canonical', href: href(root.locale) });
     for (const locale of LOCALES) {
-      tags.push({ tagName: 'link', rel: 'alternate', hrefLang: locale === 'zh-cn' ? 'zh-Hans' : 'en', href: href(locale) });
+      tags.push({
+        tagName: 'link',
+        rel: 'alternate',
+        hrefLang: locale === 'zh-cn' ? 'zh-Hans' : 'en',
+        href: href(locale),
+      });
     }
     tags.push({ tagName: 'link', rel: 'alternate', hrefLang: 'x-default', href: href('zh-cn') });
     tags.push({ property: 'og:url', content: href(root.locale) });

@@ -30,7 +30,10 @@ export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(a
 export const meta: Route.MetaFunction = ({ matches, error, location }) => {
   if (!isLoginRequired(error)) return matches.find((match) => match?.id === 'root')?.meta ?? [];
   const locale = localeFromPath(location.pathname) ?? 'zh-cn';
-  return [...pageMeta(matches, { title: translate(locale, 'account.modal.guardTitle') }), { name: 'robots', content: 'noindex' }];
+  return [
+    ...pageMeta(matches, { title: translate(locale, 'account.modal.guardTitle') }),
+    { name: 'robots', content: 'noindex' },
+  ];
 };
 
 export default function AccountGuard() {

@@ -11,7 +11,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   if (!row) throw loginRequired();
   // userView masks the mobile number (SPEC section 9) before it reaches the page.
   const { email, username, avatar, sex, mobile, has_password } = customers.userView(row);
-  return { profile: { email, username, avatar: avatar || null, sex, mobile: mobile || null, hasPassword: has_password } };
+  return {
+    profile: { email, username, avatar: avatar || null, sex, mobile: mobile || null, hasPassword: has_password },
+  };
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [

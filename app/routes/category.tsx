@@ -8,16 +8,15 @@ import { translate } from '../../i18n';
 import type { Route } from './+types/category';
 import type { MessagePacksHandle } from '../../i18n/packs';
 import { withMessagePacks } from '~/lib/message-packs';
-
-const MAX_ID = 2_147_483_647;
+import { plainRowId } from '../../server/shared/ids';
 
 /**
  * /{locale}/product/cate/:id: a category (or collection) and its products, filtered, sorted
  * and paged by the query string. Unknown and non-numeric ids are 404.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = /^[1-9]\d{0,9}$/.test(params.id) ? Number(params.id) : NaN;
-  if (!(id <= MAX_ID)) throw data(null, { status: 404 });
+  const id = plainRowId(params.id);
+  if (id === null) throw data(null, { status: 404 });
   const { catalogGroups } = context.services;
   const locale = context.ctx.locale;
   const group = await catalogGroups.getGroup(context.ctx, id, locale);
@@ -37,7 +36,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         children: group.children.map((child) => ({ id: child.id, name: child.name })),
       },
       // Siblings as chips when this is a sub-category.
-      parent: parent ? { id: parent.id, name: parent.name, children: parent.children.map((child) => ({ id: child.id, name: child.name })) } : null,
+      parent: parent
+        ? {
+            id: parent.id,
+            name: parent.name,
+            children: parent.children.map((child) => ({ id: child.id, name: child.name })),
+          }
+        : null,
       listing,
     },
     { status },
@@ -51,7 +56,8 @@ export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(a
 
 export const meta: Route.MetaFunction = ({ matches, data: page, params }) => {
   if (!page) return pageMeta(matches);
-  const root = matches.find((match) => match?.id === 'root')?.loaderData as { origin?: string; locale?: 'en' | 'zh-cn' } | undefined;
+  const root = matches.find((match) => match?.id === 'root')?.loaderData as
+    { origin?: string; locale?: 'en' | 'zh-cn' } | undefined;
   const locale = root?.locale ?? 'zh-cn';
   const pageNumber = page.listing.filters.page;
   // Each page of a list is its own canonical page; filters and sort orders fold into the plain list.
@@ -61,7 +67,10 @@ export const meta: Route.MetaFunction = ({ matches, data: page, params }) => {
     ...page.group.breadcrumb.map((crumb) => ({ name: crumb.name, path: `/product/cate/${crumb.id}` })),
   ];
   return pageMeta(matches, {
-    title: pageNumber > 1 ? translate(locale, 'listing.pageTitle', { title: page.group.name, page: pageNumber }) : page.group.name,
+    title:
+      pageNumber > 1
+        ? translate(locale, 'listing.pageTitle', { title: page.group.name, page: pageNumber })
+        : page.group.name,
     description: page.group.description,
     path,
     image: page.group.image ?? undefined,

@@ -1,7 +1,7 @@
 import { translate } from '../../i18n';
 import { ConfirmPage } from '~/components/checkout/confirm-page';
 import { loadConfirm, placeOrderAction } from '~/components/checkout/confirm.server';
-import { routeLocale } from '~/components/checkout/route-locale';
+import { routeLocale } from '~/lib/locale';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/confirm-order';
@@ -21,5 +21,7 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
 ];
 
 export default function ConfirmOrder({ loaderData, actionData }: Route.ComponentProps) {
-  return <ConfirmPage data={loaderData} actionError={actionData && 'error' in actionData ? actionData.error : undefined} />;
+  return (
+    <ConfirmPage data={loaderData} actionError={actionData && 'error' in actionData ? actionData.error : undefined} />
+  );
 }

@@ -10,7 +10,7 @@ import { withMessagePacks } from '~/lib/message-packs';
 
 /** /videos, /our-story, /faq and /contact-us: editable pages from `content_pages`; 404 when missing. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const slug = new URL(request.url).pathname.split('/')[2];
+  const slug = new URL(request.url).pathname.split('/')[2] ?? '';
   const page = await context.services.content.getContentPage(context.ctx, slug, context.ctx.locale);
   if (!page) throw data(null, { status: 404 });
   return { page, locale: params.locale };

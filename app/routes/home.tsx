@@ -52,7 +52,10 @@ export const meta: Route.MetaFunction = ({ matches }) => {
         inLanguage: locale === 'zh-cn' ? 'zh-CN' : 'en',
         potentialAction: {
           '@type': 'SearchAction',
-          target: { '@type': 'EntryPoint', urlTemplate: `${absoluteUrl(root?.origin, localePath(locale, '/search'))}?keyword={search_term_string}` },
+          target: {
+            '@type': 'EntryPoint',
+            urlTemplate: `${absoluteUrl(root?.origin, localePath(locale, '/search'))}?keyword={search_term_string}`,
+          },
           'query-input': 'required name=search_term_string',
         },
       },

@@ -1,7 +1,9 @@
+import { data } from 'react-router';
+import { z } from 'zod';
 import { translate } from '../../i18n';
 import { orderIdOf, ownOrderDetail } from '~/components/checkout/orders.server';
-import { readForm, runAction } from '~/components/checkout/action-result.server';
-import { routeLocale } from '~/components/checkout/route-locale';
+import { formFields, parseForm, readForm, runAction } from '~/lib/action-result.server';
+import { routeLocale } from '~/lib/locale';
 import { OrderDetailPage } from '~/components/orders/order-detail';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
@@ -13,19 +15,27 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const locale = routeLocale(params);
   const order = await ownOrderDetail(context, user.id, orderIdOf(params.id), locale);
   const events = order.shipment
-    ? (await context.services.orders.getOrderExpress(context.ctx, { userId: user.id, id: order.id, locale }).catch(() => null))?.events ?? []
+    ? ((
+        await context.services.orders
+          .getOrderExpress(context.ctx, { userId: user.id, id: order.id, locale })
+          .catch(() => null)
+      )?.events ?? [])
     : [];
   return { order, events };
 }
 
-/** intent=cancel (status 1) or intent=confirm (status 20), through services.orders. */
+/** The order page's closed set of intents: cancel (status 1) or confirm receipt (status 20). */
+const orderForm = z.object({ intent: z.enum(['cancel', 'confirm']) });
+
+/** intent=cancel or intent=confirm, through services.orders; any other intent is a 400. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const id = orderIdOf(params.id);
-  const intent = (await readForm(request, locale)).get('intent');
+  const parsed = parseForm(locale, orderForm, formFields(await readForm(request, locale)));
+  if (!parsed.ok) return data({ ok: false, error: parsed.error }, { status: 400 });
+  const { intent } = parsed.data;
   const { orders } = context.services;
-  if (intent !== 'cancel' && intent !== 'confirm') return { ok: false, error: translate(locale, 'error.badRequest') };
   const result = await runAction(locale, async () => {
     if (intent === 'cancel') await orders.cancelOrderByBuyer(context.ctx, { userId: user.id, id });
     else await orders.confirmReceipt(context.ctx, { userId: user.id, id });

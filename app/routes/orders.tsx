@@ -1,5 +1,5 @@
 import { translate } from '../../i18n';
-import { routeLocale } from '~/components/checkout/route-locale';
+import { routeLocale } from '~/lib/locale';
 import { OrderList, ORDER_TABS, type OrderTab } from '~/components/orders/order-list';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
@@ -14,7 +14,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const pageNumber = Math.min(Math.max(Math.floor(Number(url.searchParams.get('page'))) || 1, 1), 10_000);
   const { orders } = context.services;
   const [page, counts] = await Promise.all([
-    orders.listOrders(context.ctx, { userId: user.id, query: { status: tab, page: pageNumber, page_size: 10 }, locale: routeLocale(params) }),
+    orders.listOrders(context.ctx, {
+      userId: user.id,
+      query: { status: tab, page: pageNumber, page_size: 10 },
+      locale: routeLocale(params),
+    }),
     orders.countOrdersByStatus(context.ctx, user.id),
   ]);
   return { tab, page, counts };

@@ -1,7 +1,7 @@
 import { translate } from '../../i18n';
 import { orderIdOf, ownOrderDetail, payAction } from '~/components/checkout/orders.server';
 import { PayPage } from '~/components/checkout/pay-page';
-import { routeLocale } from '~/components/checkout/route-locale';
+import { routeLocale } from '~/lib/locale';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/pay';

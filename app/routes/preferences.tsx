@@ -4,7 +4,7 @@ import { isCurrency, type Currency } from '../../server/shared/money';
 import { safeRedirectPath } from '../../server/shared/safe-redirect';
 import { colorModeCookie, parseColorMode } from '~/lib/color-mode';
 import { DISPLAY_CURRENCY_COOKIE, DISPLAY_CURRENCY_MAX_AGE } from '~/lib/currency';
-import { readForm } from '~/components/checkout/action-result.server';
+import { readForm } from '~/lib/action-result.server';
 import type { Route } from './+types/preferences';
 
 /** The `Set-Cookie` value that remembers a display currency for a year (SameSite=Lax, whole site). */

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { data, Link, useSearchParams } from 'react-router';
+import { data, useSearchParams } from 'react-router';
+import { Breadcrumb } from '~/components/ui/breadcrumb';
 import { RouteErrorPage } from '~/components/layout/error-page';
 import { Gallery } from '~/components/product/gallery';
 import { ProductPurchase } from '~/components/product/product-purchase';
@@ -10,14 +11,11 @@ import { localePath, useLocale, useT } from '~/lib/i18n';
 import { pageMeta } from '~/lib/seo';
 import type { RootLoaderData } from '~/root';
 import type { Route } from './+types/product';
-
-/** Product ids are positive 32-bit integers written plainly: '0', '-1', '1e9', '007' or 'abc' name nothing. */
-const PRODUCT_ID = /^[1-9]\d{0,9}$/;
-const MAX_ID = 2_147_483_647;
+import { plainRowId } from '../../server/shared/ids';
 
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const id = PRODUCT_ID.test(params.id) ? Number(params.id) : 0;
-  if (id < 1 || id > MAX_ID) throw data(null, { status: 404 });
+  const id = plainRowId(params.id);
+  if (id === null) throw data(null, { status: 404 });
   const product = await context.services.catalogProducts.getProduct(context.ctx, id, context.ctx.locale);
   if (!product) throw data(null, { status: 404 });
   return { product };
@@ -35,7 +33,10 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
     path: `/product/${product.id}`,
     image: product.images[0]?.url,
     type: 'product',
-    jsonLd: import.meta.env.SSR && root ? productJsonLd(product, { origin: root.origin, locale: root.locale, shopName: root.site.name }) : [],
+    jsonLd:
+      import.meta.env.SSR && root
+        ? productJsonLd(product, { origin: root.origin, locale: root.locale, shopName: root.site.name })
+        : [],
   });
 };
 
@@ -50,7 +51,9 @@ function ProductPage({ product, search }: { product: Product; search: URLSearchP
   const locale = useLocale();
   const [selection, setSelection] = useState(() => initialSelection(product, search));
   // The gallery opens on the picture of the chosen colour, if it has one.
-  const [image, setImage] = useState(() => Math.max(0, ...selection.map((valueId, index) => imageOf(product, index, valueId))));
+  const [image, setImage] = useState(() =>
+    Math.max(0, ...selection.map((valueId, index) => imageOf(product, index, valueId))),
+  );
 
   function choose(index: number, valueId: number) {
     const next = selection.map((id, i) => (i === index ? valueId : id));
@@ -63,24 +66,22 @@ function ProductPage({ product, search }: { product: Product; search: URLSearchP
 
   return (
     <div className="product-page container">
-      <nav className="product-page__crumbs" aria-label={t('shell.breadcrumb')}>
-        <ol className="breadcrumb" role="list">
-          <li>
-            <Link to={localePath(locale, '/')}>{t('shell.home')}</Link>
-          </li>
-          {product.category ? (
-            <li>
-              <Link to={localePath(locale, `/product/cate/${product.category.id}`)}>{product.category.name}</Link>
-            </li>
-          ) : null}
-          <li aria-current="page">{product.name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb
+        className="product-page__crumbs"
+        current={product.name}
+        trail={
+          product.category
+            ? [{ name: product.category.name, href: localePath(locale, `/product/cate/${product.category.id}`) }]
+            : []
+        }
+      />
       <div className="product-page__main">
         <Gallery images={product.images} active={image} onActive={setImage} />
         <div className="product-page__info">
           <h1 className="product-page__title">{product.name}</h1>
-          <p className="product-page__sold">{t('product.sold', { n: new Intl.NumberFormat(locale).format(product.sold) })}</p>
+          <p className="product-page__sold">
+            {t('product.sold', { n: new Intl.NumberFormat(locale).format(product.sold) })}
+          </p>
           <ProductPurchase product={product} selection={selection} onChoose={choose} />
           <ServiceNotes notes={product.service_notes} />
           {product.description ? (
@@ -105,7 +106,9 @@ export default function ProductRoute({ loaderData }: Route.ComponentProps) {
   const [search] = useSearchParams();
   const { product } = loaderData;
   // A different product or a different ?sku= from a link starts over; in-page choices only replace the address.
-  return <ProductPage key={`${product.id}|${search.get('sku')}|${search.get('v')}`} product={product} search={search} />;
+  return (
+    <ProductPage key={`${product.id}|${search.get('sku')}|${search.get('v')}`} product={product} search={search} />
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

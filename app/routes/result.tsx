@@ -1,7 +1,7 @@
 import { translate } from '../../i18n';
 import { orderIdOf, ownOrderDetail } from '~/components/checkout/orders.server';
 import { ResultPage } from '~/components/checkout/result-page';
-import { routeLocale } from '~/components/checkout/route-locale';
+import { routeLocale } from '~/lib/locale';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/result';
@@ -17,10 +17,19 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 }
 
 export const meta: Route.MetaFunction = ({ matches, params, data }) => [
-  ...pageMeta(matches, { title: translate(routeLocale(params), data?.expected === 'fail' ? 'result.failTitle' : 'result.successTitle') }),
+  ...pageMeta(matches, {
+    title: translate(routeLocale(params), data?.expected === 'fail' ? 'result.failTitle' : 'result.successTitle'),
+  }),
   { name: 'robots', content: 'noindex' },
 ];
 
 export default function Result({ loaderData }: Route.ComponentProps) {
-  return <ResultPage key={loaderData.order.id} order={loaderData.order} initial={loaderData.status} expected={loaderData.expected} />;
+  return (
+    <ResultPage
+      key={loaderData.order.id}
+      order={loaderData.order}
+      initial={loaderData.status}
+      expected={loaderData.expected}
+    />
+  );
 }

@@ -49,7 +49,9 @@ export const handle = { messagePacks: ['browse'] } as const satisfies MessagePac
 export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 export const meta: Route.MetaFunction = ({ matches, data: page }) => {
-  const locale = (matches.find((match) => match?.id === 'root')?.loaderData as { locale?: 'en' | 'zh-cn' } | undefined)?.locale ?? 'zh-cn';
+  const locale =
+    (matches.find((match) => match?.id === 'root')?.loaderData as { locale?: 'en' | 'zh-cn' } | undefined)?.locale ??
+    'zh-cn';
   const keyword = page?.keyword ?? '';
   return pageMeta(matches, {
     title: keyword ? translate(locale, 'search.resultsFor', { keyword }) : translate(locale, 'search.allProducts'),
@@ -71,7 +73,13 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
         title={keyword ? t('search.resultsFor', { keyword }) : t('search.allProducts')}
         lead={keyword ? undefined : t('search.allProductsLead')}
       >
-        <Form method="get" action={localePath(locale, '/search')} className="search-hero" role="search" aria-label={t('search.title')}>
+        <Form
+          method="get"
+          action={localePath(locale, '/search')}
+          className="search-hero"
+          role="search"
+          aria-label={t('search.title')}
+        >
           <label className="sr-only" htmlFor="search-page-keyword">
             {t('search.label')}
           </label>
@@ -106,9 +114,7 @@ export default function SearchPage({ loaderData }: Route.ComponentProps) {
           empty={
             <EmptyState
               title={t('search.noMatch')}
-              hint={
-                filtered || !keyword ? t('listing.emptyFilteredHint') : t('search.noMatchHint', { keyword })
-              }
+              hint={filtered || !keyword ? t('listing.emptyFilteredHint') : t('search.noMatchHint', { keyword })}
             >
               {categories.length > 0 ? (
                 <div className="suggestions">

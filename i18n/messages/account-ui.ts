@@ -50,14 +50,7 @@ export const accountUiMessages = defineMessages({
     'account.google': 'Continue with Google',
     'account.terms': 'By continuing you agree to our terms of sale and privacy policy.',
 
-    'account.validation.emailRequired': 'Please enter your email address',
-    'account.validation.emailInvalid': 'Please enter a valid email address',
-    'account.validation.codeRequired': 'Please enter the verification code',
     'account.validation.emailForCode': 'Please enter your email',
-    'account.validation.passwordRequired': 'Please enter your password',
-    'account.validation.passwordShort': 'The password must be at least {min} characters',
-    'account.validation.usernameRequired': 'Please enter a username',
-    'account.validation.mobileInvalid': 'Please enter a valid mobile number',
     'account.validation.captchaRequired': 'Please enter the characters in the picture',
     'account.validation.passwordsDiffer': 'The new password must differ from the current one',
     'account.validation.fixErrors': 'Please check the highlighted fields.',
@@ -70,7 +63,6 @@ export const accountUiMessages = defineMessages({
     'account.captcha.loading': 'Loading the picture…',
     'account.captcha.failed': 'The picture could not be loaded.',
     'account.captcha.drag': 'Drag to move',
-
 
     'account.guard.heading': 'Please log in',
     'account.guard.text': 'Your orders, addresses and account details are only shown after you log in.',
@@ -158,14 +150,7 @@ export const accountUiMessages = defineMessages({
     'account.google': '使用 Google 账号登录',
     'account.terms': '继续即表示您同意我们的销售条款和隐私政策。',
 
-    'account.validation.emailRequired': '请输入邮箱地址',
-    'account.validation.emailInvalid': '请输入有效的邮箱地址',
-    'account.validation.codeRequired': '请输入验证码',
     'account.validation.emailForCode': '请输入邮箱',
-    'account.validation.passwordRequired': '请输入密码',
-    'account.validation.passwordShort': '密码至少需要 {min} 个字符',
-    'account.validation.usernameRequired': '请输入用户名',
-    'account.validation.mobileInvalid': '请输入正确的手机号码',
     'account.validation.captchaRequired': '请输入图中的字符',
     'account.validation.passwordsDiffer': '新密码不能与当前密码相同',
     'account.validation.fixErrors': '请检查标出的字段。',
@@ -178,7 +163,6 @@ export const accountUiMessages = defineMessages({
     'account.captcha.loading': '图片加载中…',
     'account.captcha.failed': '图片加载失败。',
     'account.captcha.drag': '拖动以移动',
-
 
     'account.guard.heading': '请先登录',
     'account.guard.text': '您的订单、地址和账户信息仅在登录后显示。',

@@ -32,7 +32,8 @@ export const browseMessages = defineMessages({
     'search.metaDescription': 'Search the whole shop: clothing, homeware, ceramics, tea, bags and stationery.',
     'search.truncated': 'Your search was shortened to its first {max} characters.',
     'search.noMatch': 'No matching data',
-    'search.noMatchHint': 'We couldn’t find anything for “{keyword}”. Check the spelling, or try a shorter or more general word.',
+    'search.noMatchHint':
+      'We couldn’t find anything for “{keyword}”. Check the spelling, or try a shorter or more general word.',
     'search.browseCategories': 'Browse a category instead',
     'search.browseAll': 'See all products',
     'listing.count': '{count} products',

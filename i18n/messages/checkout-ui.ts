@@ -83,7 +83,8 @@ export const checkoutUiMessages = defineMessages({
     'confirm.totalPaid': 'Total paid',
     'confirm.free': 'Free',
     'confirm.shippingAfterAddress': 'Add an address to see the shipping fee',
-    'confirm.chargedIn': 'You will be charged {amount} ({currency}). Amounts marked ≈ are in {display} at today’s rate, a guide only.',
+    'confirm.chargedIn':
+      'You will be charged {amount} ({currency}). Amounts marked ≈ are in {display} at today’s rate, a guide only.',
     'confirm.place': 'Place order',
     'confirm.placing': 'Placing order…',
     'confirm.needAddress': 'Please fill in the complete shipping address information',

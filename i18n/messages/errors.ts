@@ -33,7 +33,8 @@ export const errorMessages = defineMessages({
     'validation.notEmpty': '{field} cannot be empty',
     'validation.unknownField': 'Unknown field: {field}',
     'validation.integer': '{field} must be a whole number',
-    'validation.controlCharacters': '{field} contains characters that are not allowed (control characters or broken text)',
+    'validation.controlCharacters':
+      '{field} contains characters that are not allowed (control characters or broken text)',
     'type.string': 'text',
     'type.number': 'a number',
     'type.boolean': 'true or false',

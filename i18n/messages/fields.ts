@@ -4,6 +4,7 @@ import { defineMessages } from '../define';
 export const fieldMessages = defineMessages({
   en: {
     'field.id': 'ID',
+    'field.intent': 'Action',
     'field.page': 'Page',
     'field.page_size': 'Page size',
     'field.email': 'Email',
@@ -14,9 +15,13 @@ export const fieldMessages = defineMessages({
     'field.dots': 'Captcha answer',
     'field.key': 'Captcha ID',
     'field.body': 'Request body',
+    'field.querystring': 'Query string',
+    'field.params': 'Address parameters',
+    'field.headers': 'Request headers',
   },
   'zh-cn': {
     'field.id': 'ID',
+    'field.intent': '操作',
     'field.page': '页码',
     'field.page_size': '每页数量',
     'field.email': '邮箱',
@@ -27,5 +32,8 @@ export const fieldMessages = defineMessages({
     'field.dots': '图形验证码',
     'field.key': '验证码编号',
     'field.body': '请求内容',
+    'field.querystring': '查询参数',
+    'field.params': '路径参数',
+    'field.headers': '请求头',
   },
 });

@@ -63,9 +63,11 @@ export const orderMessages = defineMessages({
     'field.status': 'Status',
     'mail.order.greeting': 'Hello {name},',
     'mail.order.placed.subject': 'We received your order {orderNo}',
-    'mail.order.placed.body': 'Thank you for your order {orderNo}. Total: {total}. Please pay by {deadline}, after which the order is cancelled automatically.',
+    'mail.order.placed.body':
+      'Thank you for your order {orderNo}. Total: {total}. Please pay by {deadline}, after which the order is cancelled automatically.',
     'mail.order.paid.subject': 'Payment received for order {orderNo}',
-    'mail.order.paid.body': 'We received your payment of {total} for order {orderNo}. We will let you know when it ships.',
+    'mail.order.paid.body':
+      'We received your payment of {total} for order {orderNo}. We will let you know when it ships.',
     'mail.order.shipped.subject': 'Your order {orderNo} has shipped',
     'mail.order.shipped.body': 'Your order {orderNo} is on its way with {carrier}, tracking number {trackingNo}.',
     'mail.order.trackLink': 'Track your parcel: {url}',

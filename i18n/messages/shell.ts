@@ -33,7 +33,8 @@ export const shellMessages = defineMessages({
     'footer.help': 'Help',
     'footer.about': 'About',
     'footer.contact': 'Contact',
-    'footer.aboutLine': 'Thoughtfully made everyday goods, packed by hand in our studio and sent to you wherever you are.',
+    'footer.aboutLine':
+      'Thoughtfully made everyday goods, packed by hand in our studio and sent to you wherever you are.',
     'footer.shipping': 'We ship worldwide with tracked delivery.',
     'footer.email': 'Email',
     'footer.phone': 'Phone',

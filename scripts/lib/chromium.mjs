@@ -1,6 +1,8 @@
-// Debian's Chromium as the screenshot scripts start it: headless, no sandbox (root), and
-// none of the background networking this machine's closed network refuses.
+// Debian's Chromium as tests, screenshots and the bench start it: no sandbox (root), and none of
+// the background networking this machine's closed network refuses.
 import { chromium } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -12,6 +14,7 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Playwright's headless Chromium with the flags above. */
 export function launchChromium() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }

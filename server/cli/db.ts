@@ -1,4 +1,4 @@
-import { seedDemoData } from '../db/seed';
+import { seedDemoData } from '../seed';
 import { closeAppContext, openAppContext, StartupError } from '../runtime';
 import { loadEnv } from '../shared/env';
 import { createLogger } from '../shared/logger';

@@ -1,9 +1,14 @@
 import { parseArgs } from 'node:util';
 import { translate } from '../../i18n';
-import { addTrackingEvent, listOrdersToShip, markDelivered, shipOrder } from '../domains/orders/order-operations.service';
+import {
+  addTrackingEvent,
+  listOrdersToShip,
+  markDelivered,
+  shipOrder,
+} from '../domains/orders/order-operations.service';
 import { CARRIERS } from '../domains/tracking/carriers';
 import { closeAppContext, openAppContext, StartupError } from '../runtime';
-import type { AppContext } from '../shared/context';
+import type { AppContext } from '../context';
 import { loadEnv } from '../shared/env';
 import { AppError } from '../shared/errors';
 import { createLogger } from '../shared/logger';
@@ -26,11 +31,19 @@ const USAGE = `usage: npm run shop -- <command>
 
 export function formatTable(rows: Array<Record<string, string | number>>): string {
   if (rows.length === 0) return '(none)';
-  const columns = Object.keys(rows[0]);
+  const columns = Object.keys(rows[0] ?? {});
   const width = (column: string) => Math.max(column.length, ...rows.map((row) => String(row[column]).length));
   const widths = columns.map(width);
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd();
-  return [line(columns), line(widths.map((w) => '-'.repeat(w))), ...rows.map((row) => line(columns.map((column) => String(row[column]))))].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => cell.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(columns),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.map((row) => line(columns.map((column) => String(row[column])))),
+  ].join('\n');
 }
 
 function orderId(value: string | undefined): number {
@@ -42,7 +55,8 @@ function orderId(value: string | undefined): number {
 function time(value: string | undefined): Date | undefined {
   if (value === undefined) return undefined;
   const at = new Date(value);
-  if (Number.isNaN(at.getTime())) throw new UsageError(`--at must be a date and time, e.g. 2026-11-22T10:30:00Z (got "${value}")`);
+  if (Number.isNaN(at.getTime()))
+    throw new UsageError(`--at must be a date and time, e.g. 2026-11-22T10:30:00Z (got "${value}")`);
   return at;
 }
 
@@ -52,7 +66,12 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
   const { positionals, values } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { carrier: { type: 'string' }, tracking: { type: 'string' }, event: { type: 'string' }, at: { type: 'string' } },
+    options: {
+      carrier: { type: 'string' },
+      tracking: { type: 'string' },
+      event: { type: 'string' },
+      at: { type: 'string' },
+    },
   });
   const [command, id] = positionals;
   switch (command) {
@@ -76,8 +95,14 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
     }
     case 'orders:ship': {
       if (!values.carrier || !values.tracking) throw new UsageError('--carrier and --tracking are required');
-      const order = await shipOrder(ctx, { orderId: orderId(id), carrierCode: values.carrier, trackingNo: values.tracking });
-      out(`order ${order.id} (${order.orderNo}) shipped with ${order.carrierCode}, tracking ${order.trackingNo}; status ${order.status}`);
+      const order = await shipOrder(ctx, {
+        orderId: orderId(id),
+        carrierCode: values.carrier,
+        trackingNo: values.tracking,
+      });
+      out(
+        `order ${order.id} (${order.orderNo}) shipped with ${order.carrierCode}, tracking ${order.trackingNo}; status ${order.status}`,
+      );
       return;
     }
     case 'orders:track': {
@@ -88,11 +113,17 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
     }
     case 'orders:deliver': {
       const order = await markDelivered(ctx, { orderId: orderId(id), at: time(values.at) });
-      out(`order ${order.id} delivered at ${order.deliveredAt?.toISOString()}; status stays ${order.status} until the buyer confirms (or the auto-confirm sweep)`);
+      out(
+        `order ${order.id} delivered at ${order.deliveredAt?.toISOString()}; status stays ${order.status} until the buyer confirms (or the auto-confirm sweep)`,
+      );
       return;
     }
     case 'carriers':
-      out(formatTable(CARRIERS.map((carrier) => ({ code: carrier.code, en: carrier.name.en, zh: carrier.name['zh-cn'] }))));
+      out(
+        formatTable(
+          CARRIERS.map((carrier) => ({ code: carrier.code, en: carrier.name.en, zh: carrier.name['zh-cn'] })),
+        ),
+      );
       return;
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');

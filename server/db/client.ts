@@ -18,13 +18,12 @@ export interface DatabaseHandle {
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** Beside this file when run from source; up from the bundled server in build/app-server (and its cli/). */
-export const MIGRATIONS_DIR = [
-  path.join(here, 'migrations'),
-  path.resolve(here, '../../server/db/migrations'),
-  path.resolve(here, '../../../server/db/migrations'),
-].find((dir) =>
-  fs.existsSync(path.join(dir, 'meta', '_journal.json')),
-) ?? path.join(here, 'migrations');
+export const MIGRATIONS_DIR =
+  [
+    path.join(here, 'migrations'),
+    path.resolve(here, '../../server/db/migrations'),
+    path.resolve(here, '../../../server/db/migrations'),
+  ].find((dir) => fs.existsSync(path.join(dir, 'meta', '_journal.json'))) ?? path.join(here, 'migrations');
 
 export interface OpenDatabaseOptions {
   databaseUrl?: string;
@@ -41,11 +40,19 @@ export interface OpenDatabaseOptions {
  * stored on disk. Both speak the same SQL, so the rest of the code cannot tell them apart.
  */
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
-  return openPglite(options);
+  const opened = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
+  return {
+    ...opened,
+    async ping() {
+      await opened.db.execute(sql`select 1`);
+    },
+  };
 }
 
-async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+/** What differs between the two drivers; the ping is the same query on either. */
+type OpenedDatabase = Omit<DatabaseHandle, 'ping'>;
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const { default: pg } = await import('pg');
   const { drizzle } = await import('drizzle-orm/node-postgres');
   const pool = new pg.Pool({
@@ -58,20 +65,10 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool replaces it and the next query reports the outage to its caller.
   pool.on('error', (error) => options.onPoolError?.(error));
-  const db = drizzle(pool, { schema }) as unknown as Database;
-  return {
-    db,
-    kind: 'postgres',
-    async ping() {
-      await pool.query('select 1');
-    },
-    async close() {
-      await pool.end();
-    },
-  };
+  return { db: drizzle(pool, { schema }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }
 
-async function openPglite(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -82,13 +79,9 @@ async function openPglite(options: OpenDatabaseOptions): Promise<DatabaseHandle>
     loadDataDir: options.embeddedFrom,
     extensions: { pg_trgm },
   });
-  const db = drizzle(client, { schema }) as unknown as Database;
   return {
-    db,
+    db: drizzle(client, { schema }) as unknown as Database,
     kind: 'pglite',
-    async ping() {
-      await client.query('select 1');
-    },
     async close() {
       if (!client.closed) await client.close();
     },

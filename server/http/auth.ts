@@ -6,10 +6,12 @@ import {
   type IssuedSession,
   type SessionLookup,
 } from '../domains/customers/sessions.service';
-import { markPersonal } from '../shared/context';
+import { markPersonal } from '../context';
+import type { Locale } from '../../i18n/locales';
 import type { CookieJar } from '../shared/cookies';
-import type { Env } from '../shared/env';
 import { LoginRequiredError, SessionExpiredError } from '../shared/errors';
+import { secureCookies } from '../shared/site-origin';
+import { SIGNED_IN_HINT_COOKIE } from '../shared/signed-in-hint';
 
 export const ACCESS_TOKEN_COOKIE = 'access_token';
 export const REFRESH_TOKEN_HEADER = 'refresh-token';
@@ -19,11 +21,6 @@ export const REFRESH_SIGN_HEADER = 'refresh-sign';
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Same rule as the CSRF cookie (server/app.ts): Secure when the shop is served over https in production. */
-export function secureCookies(env: Env): boolean {
-  return env.NODE_ENV === 'production' && Boolean(env.PUBLIC_URL?.startsWith('https'));
 }
 
 /**
@@ -47,19 +44,25 @@ export function presentedCredentials(request: FastifyRequest) {
   return null;
 }
 
-/** The web session: httpOnly, SameSite=Lax, as long-lived as the session itself. */
+/**
+ * The web session: httpOnly, SameSite=Lax, as long-lived as the session itself, with the
+ * `signed_in` hint beside it (server/shared/signed-in-hint.ts).
+ */
 export function setSessionCookie(reply: FastifyReply, session: IssuedSession): void {
-  reply.setCookie(ACCESS_TOKEN_COOKIE, session.token, {
+  const options = {
     path: '/',
-    httpOnly: true,
-    sameSite: 'lax',
+    sameSite: 'lax' as const,
     secure: secureCookies(reply.request.ctx.env),
     maxAge: Math.max(0, Math.floor((session.expiresAt.getTime() - Date.now()) / 1000)),
-  });
+  };
+  reply.setCookie(ACCESS_TOKEN_COOKIE, session.token, { ...options, httpOnly: true });
+  reply.setCookie(SIGNED_IN_HINT_COOKIE, '1', options);
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {
-  reply.clearCookie(ACCESS_TOKEN_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies(reply.request.ctx.env) });
+  const options = { path: '/', sameSite: 'lax' as const, secure: secureCookies(reply.request.ctx.env) };
+  reply.clearCookie(ACCESS_TOKEN_COOKIE, { ...options, httpOnly: true });
+  reply.clearCookie(SIGNED_IN_HINT_COOKIE, options);
 }
 
 /** After a login: the session cookie for the web, and the CSRF cookie its later writes echo. */
@@ -74,7 +77,12 @@ export function startWebSession(reply: FastifyReply, session: IssuedSession): vo
  * cookie clients a new cookie (the token never reaches page scripts). The old token keeps
  * working for a short grace period.
  */
-async function refreshIfDue(request: FastifyRequest, reply: FastifyReply, lookup: SessionLookup, via: 'header' | 'cookie'): Promise<void> {
+async function refreshIfDue(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  lookup: SessionLookup,
+  via: 'header' | 'cookie',
+): Promise<void> {
   if (lookup.status !== 'active' || !lookup.refreshDue) return;
   const fresh = await rotateSession(request.ctx, lookup.user.sessionId, lookup.user.id);
   if (!fresh) return;
@@ -113,9 +121,18 @@ export async function requireUser(request: FastifyRequest, reply: FastifyReply):
   }
 }
 
+/**
+ * Who a login-only call speaks for once requireUser has passed: the buyer's id and the locale
+ * of the answer, the `{ userId, locale }` every "my orders / my addresses" domain call takes.
+ */
+export function signedInBuyer(request: FastifyRequest): { userId: number; locale: Locale } {
+  const user = request.ctx.user;
+  if (!user) throw new LoginRequiredError();
+  return { userId: user.id, locale: request.ctx.locale };
+}
+
 /** preHandler for endpoints that answer everyone but know the user when there is one. */
 export async function optionalUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   markPersonal(request.ctx);
   await resolveSession(request, reply);
 }
-

@@ -4,6 +4,7 @@ import { isLocale } from '../../i18n/locales';
 import { productListQuery } from '../domains/catalog/catalog.schemas';
 import { presentsCredentials } from './auth';
 import { headersLocale, rawRequestCookies } from './request-context';
+import { pathWithoutQuery } from '../shared/url-path';
 
 /**
  * How the response cache names what it stores. A key is made from the raw request only
@@ -21,14 +22,21 @@ const PAGE_VARYING_COOKIES = ['color_mode', 'currency'] as const;
  * search pages (`productListQuery`, plus the price bounds as typed in a display currency,
  * app/components/catalog/listing.server.ts) and the Google sign-in's failure flag.
  */
-export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set([...Object.keys(productListQuery.shape), 'min', 'max', 'cur', 'login_error']);
+export const PAGE_QUERY_PARAMS: ReadonlySet<string> = new Set([
+  ...Object.keys(productListQuery.shape),
+  'min',
+  'max',
+  'cur',
+  'login_error',
+]);
 
 /**
  * Campaign and click ids that ad platforms append to links. No page reads them on the
  * server (analytics read them in the browser), so they are left out of the key and out
  * of the URL a page is rendered from: a campaign's visitors share the cached page.
  */
-const TRACKING_PARAM = /^(?:utm_\w+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|ttclid|twclid|li_fat_id|mc_cid|mc_eid|_ga|_gl)$/;
+const TRACKING_PARAM =
+  /^(?:utm_\w+|gclid|gbraid|wbraid|dclid|fbclid|msclkid|yclid|ttclid|twclid|li_fat_id|mc_cid|mc_eid|_ga|_gl)$/;
 
 /** The URL without its tracking parameters; the same string when it has none. */
 export function withoutTrackingParams(url: string): string {
@@ -61,8 +69,7 @@ function readsOnly(url: string, allowed: ReadonlySet<string>): boolean {
 }
 
 export function pathLocaleOf(url: string) {
-  const query = url.indexOf('?');
-  const path = query === -1 ? url : url.slice(0, query);
+  const path = pathWithoutQuery(url);
   const end = path.indexOf('/', 1);
   const first = end === -1 ? path.slice(1) : path.slice(1, end);
   return isLocale(first) ? first : undefined;
@@ -76,12 +83,28 @@ export interface PageKeyOptions {
   hostInKey: boolean;
 }
 
-/** The key of an anonymous page, or undefined when this request's page must not be cached. */
+/**
+ * The catalogue pages after the locale (home, content pages, search, category, product),
+ * also as React Router data requests (`/en.data`, `/en/product/1.data`). They are one
+ * document for everyone in a language, currency and colour mode: a signed-in buyer is served
+ * the same copy, which is rendered without reading any session, and the browser fills in the
+ * header's name and cart count (`GET /v1/visitor`). Every other page (the account guard's:
+ * my/, cart, order/, result/) is rendered per buyer and never shared.
+ */
+const SHARED_PAGE_AFTER_LOCALE = /^(?:\/?|\/(?:videos|our-story|faq|contact-us|search)|\/product\/(?:cate\/)?[^/]+)$/;
+
+export function isSharedPage(url: string): boolean {
+  const path = pathWithoutQuery(url).replace(/(?:\/_)?\.data$/, '');
+  const locale = pathLocaleOf(path);
+  return locale !== undefined && SHARED_PAGE_AFTER_LOCALE.test(path.slice(locale.length + 1));
+}
+
+/** The key of a page everyone may share, or undefined when this request's page must not be cached. */
 export function pageKey(raw: IncomingMessage, version: string, options: PageKeyOptions): string | undefined {
   const url = withoutTrackingParams(raw.url ?? '/');
   if (!pathLocaleOf(url) || !readsOnly(url, PAGE_QUERY_PARAMS)) return undefined;
   const cookies = rawRequestCookies(raw);
-  if (presentsCredentials(raw.headers, cookies)) return undefined;
+  if (presentsCredentials(raw.headers, cookies) && !isSharedPage(url)) return undefined;
   const varying = PAGE_VARYING_COOKIES.map((name) => cookies[name] ?? '').join('|');
   const host = options.hostInKey ? `${raw.headers.host}|${raw.headers['x-forwarded-host'] ?? ''}` : '';
   return `page|${host}${url}|${varying}|${version}`;

@@ -55,7 +55,8 @@ export function registerCsrfProtection(app: FastifyInstance, options: { secureCo
       const cookieAuthenticated = !request.headers.token && Boolean(request.cookies[ACCESS_TOKEN_COOKIE]);
       if (!cookieAuthenticated) return;
       const echoed = request.headers[CSRF_HEADER];
-      if (typeof echoed !== 'string' || !sameToken(echoed, request.cookies[CSRF_COOKIE] ?? '')) throw new ForbiddenError('error.csrf');
+      if (typeof echoed !== 'string' || !sameToken(echoed, request.cookies[CSRF_COOKIE] ?? ''))
+        throw new ForbiddenError('error.csrf');
       return;
     }
     if (!sameOrigin(request)) throw new ForbiddenError('error.csrf');

@@ -1,9 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translate } from '../../i18n';
 import { AppError, isDatabaseUnavailable, isUnstorableText } from '../shared/errors';
-import { failure } from './envelope';
+import { ERROR_ANSWERS, failure } from './envelope';
 import { requestLocale } from './request-context';
-import { RequestValidationError, describeIssue } from './validation';
+import { describeIssue } from '../shared/issue-messages';
+import { RequestValidationError } from './validation';
+import { pathWithoutQuery } from '../shared/url-path';
 
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.round(bytes / 1024)} KB`;
@@ -24,10 +26,14 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
   const locale = request.ctx?.locale ?? requestLocale(request);
   if (error instanceof AppError) {
     const headers = 'retryAfterSeconds' in error ? { 'retry-after': String(error.retryAfterSeconds) } : undefined;
-    return { status: error.httpStatus, code: error.envelopeCode, msg: translate(locale, error.messageKey, error.params), headers };
+    return {
+      ...ERROR_ANSWERS[error.kind],
+      msg: translate(locale, error.messageKey, error.params),
+      headers,
+    };
   }
   if (error instanceof RequestValidationError) {
-    return { status: 400, code: 400, msg: describeIssue(locale, error.issues[0], error.part) };
+    return { status: 400, code: 400, msg: describeIssue(locale, error.issues[0]!, error.part) };
   }
   const code = (error as FastifyError).code;
   const statusCode = (error as FastifyError).statusCode;
@@ -36,7 +42,11 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return { status: 400, code: 400, msg: translate(locale, 'error.malformedJson') };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: 413, msg: translate(locale, 'error.bodyTooLarge', { limit: formatBytes(bodyLimit) }) };
+      return {
+        status: 413,
+        code: 413,
+        msg: translate(locale, 'error.bodyTooLarge', { limit: formatBytes(bodyLimit) }),
+      };
     case 'FST_ERR_BAD_URL':
       return { status: 400, code: 400, msg: translate(locale, 'error.malformedUrl') };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -58,7 +68,12 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
   }
   if (isDatabaseUnavailable(error)) {
     request.log.error({ err: error }, 'database unavailable');
-    return { status: 503, code: 503, msg: translate(locale, 'error.serviceUnavailable'), headers: { 'retry-after': '5' } };
+    return {
+      status: 503,
+      code: 503,
+      msg: translate(locale, 'error.serviceUnavailable'),
+      headers: { 'retry-after': '5' },
+    };
   }
   if (isUnstorableText(error)) {
     // Worth a look: some schema lets such text through (no values logged, they may be personal).
@@ -89,15 +104,19 @@ function answerError(error: FastifyError, request: FastifyRequest, reply: Fastif
  * same table and envelope as every other error. Set as the `frameworkErrors` option.
  */
 export function answerFrameworkError(options: { bodyLimit: number }) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit);
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    void answerError(error, request, reply, options.bodyLimit);
+  };
 }
 
 export function registerErrorHandling(app: FastifyInstance, options: { bodyLimit: number }): void {
-  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => answerError(error, request, reply, options.bodyLimit));
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) =>
+    answerError(error, request, reply, options.bodyLimit),
+  );
 
   app.setNotFoundHandler((request, reply) => {
     const locale = request.ctx?.locale ?? requestLocale(request);
-    const path = request.url.split('?')[0];
+    const path = pathWithoutQuery(request.url);
     reply.status(404).send(failure(404, translate(locale, 'error.routeNotFound', { path })));
   });
 }

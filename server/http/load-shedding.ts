@@ -55,7 +55,8 @@ export async function registerLoadShedding(app: FastifyInstance, env: Env): Prom
     maxEventLoopUtilization: env.OVERLOAD_MAX_EVENT_LOOP_UTILIZATION,
     // The share of each sample interval the loop was busy, not the average since start.
     eventLoopUtilizationMode: 'interval',
-    maxHeapUsedBytes: env.OVERLOAD_MAX_HEAP_USED_BYTES ?? Math.floor(getHeapStatistics().heap_size_limit * DEFAULT_HEAP_SHARE),
+    maxHeapUsedBytes:
+      env.OVERLOAD_MAX_HEAP_USED_BYTES ?? Math.floor(getHeapStatistics().heap_size_limit * DEFAULT_HEAP_SHARE),
     maxRssBytes: env.OVERLOAD_MAX_RSS_BYTES,
     // The plugin sends what the handler returns and lets the request through on undefined;
     // its type only admits void.

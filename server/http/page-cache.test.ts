@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { bodyFor, chooseEncoding, encodingFor, PageCache } from './page-cache';
 
-const page = (text: string) => ({ status: 200, headers: new Headers({ 'content-type': 'text/plain' }), body: Buffer.from(text) });
+const page = (text: string) => ({
+  status: 200,
+  headers: new Headers({ 'content-type': 'text/plain' }),
+  body: Buffer.from(text),
+});
 
 describe('PageCache', () => {
   it('evicts the least recently used entry, counting a hit once a second', () => {
@@ -35,7 +39,10 @@ describe('PageCache', () => {
       ['BR', 'br'],
     ] as const) {
       expect(encodingFor(accept, big)).toBe(expected);
-      expect(chooseEncoding(accept, big)).toEqual({ body: bodyFor(big, expected), ...(expected ? { encoding: expected } : {}) });
+      expect(chooseEncoding(accept, big)).toEqual({
+        body: bodyFor(big, expected),
+        ...(expected ? { encoding: expected } : {}),
+      });
       expect(encodingFor(accept, small)).toBeUndefined();
     }
     expect(bodyFor(big, 'gzip')).toBe(big.gzip);

@@ -22,7 +22,15 @@ const COMPRESS_FROM_BYTES = 1024;
  */
 const TOUCH_EVERY_MS = 1_000;
 /** Headers that describe one visitor or one response, never copied into the cache. */
-const UNCACHEABLE_HEADERS = new Set(['set-cookie', 'content-length', 'content-encoding', 'transfer-encoding', 'connection', 'date', 'etag']);
+const UNCACHEABLE_HEADERS = new Set([
+  'set-cookie',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'date',
+  'etag',
+]);
 
 /**
  * Rendered anonymous pages, keyed by path, query and the cookies that change the HTML
@@ -34,9 +42,7 @@ export class PageCache {
   private readonly entries = new Map<string, CachedPage>();
   private bytes = 0;
 
-  constructor(
-    private readonly options: { ttlMs: number; maxEntries: number; maxBytes: number },
-  ) {}
+  constructor(private readonly options: { ttlMs: number; maxEntries: number; maxBytes: number }) {}
 
   get(key: string, now = Date.now()): CachedPage | undefined {
     const entry = this.entries.get(key);
@@ -61,7 +67,9 @@ export class PageCache {
       headers,
       body: page.body,
       gzip: compressible ? exactCopy(gzipSync(page.body, { level: 6 })) : null,
-      brotli: compressible ? exactCopy(brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } })) : null,
+      brotli: compressible
+        ? exactCopy(brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } }))
+        : null,
       etag: `"${createHash('sha1').update(page.body).digest('base64url').slice(0, 22)}"`,
       storedAt: Date.now(),
       touchedAt: Date.now(),
@@ -129,7 +137,10 @@ export function bodyFor(page: CachedPage, encoding: Encoding | undefined): Buffe
 }
 
 /** Picks the smallest encoding the client accepts. */
-export function chooseEncoding(acceptEncoding: string | undefined, page: CachedPage): { body: Buffer; encoding?: Encoding } {
+export function chooseEncoding(
+  acceptEncoding: string | undefined,
+  page: CachedPage,
+): { body: Buffer; encoding?: Encoding } {
   const encoding = encodingFor(acceptEncoding, page);
   return encoding ? { body: bodyFor(page, encoding), encoding } : { body: page.body };
 }

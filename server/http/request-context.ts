@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DEFAULT_LOCALE, isLocale, localeFromAcceptLanguage, normalizeLocale, type Locale } from '../../i18n/locales';
-import type { AppContext, RequestContext } from '../shared/context';
+import type { AppContext, RequestContext } from '../context';
 import { parseCookies, type CookieJar } from '../shared/cookies';
 import { siteOrigin } from '../shared/site-origin';
 
@@ -90,7 +90,7 @@ function requestClient(request: FastifyRequest): number {
 
 export function registerRequestContext(app: FastifyInstance, appContext: AppContext): void {
   app.decorateRequest('ctx', null as unknown as RequestContext);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async (request) => {
     request.ctx = {
       ...appContext,
       log: request.log as AppContext['log'],

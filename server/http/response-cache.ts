@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../shared/context';
+import type { AppContext } from '../context';
 import { currentContentVersion, peekContentVersion } from '../shared/content-version';
 import { bodyFor, chooseEncoding, encodingFor, PageCache, type CachedPage, type Encoding } from './page-cache';
 import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf } from './cache-keys';
@@ -39,7 +39,13 @@ export type FrontDoor = (raw: IncomingMessage, res: ServerResponse) => boolean;
  */
 export function serverWithFrontDoor(
   handler: RequestListener,
-  options: { http?: http.ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number },
+  options: {
+    http?: http.ServerOptions;
+    keepAliveTimeout?: number;
+    requestTimeout?: number;
+    connectionTimeout?: number;
+    maxRequestsPerSocket?: number;
+  },
   frontDoor: () => FrontDoor | undefined,
 ): http.Server {
   const server = http.createServer(options.http ?? {}, (raw, res) => {
@@ -96,12 +102,17 @@ export function registerResponseCache(
   const cookieSuffix = `; Path=/; Max-Age=${LOCALE_COOKIE_MAX_AGE}; SameSite=Lax${options.secureCookies ? '; Secure' : ''}`;
   const security = Object.entries(securityHeaders({ https: options.https })).flat();
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
-  const logHits = appContext.log.isLevelEnabled('info');
+  const hitTally = tallyHits(app, appContext.log);
 
   const keyFor = async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== 'GET') return undefined;
     const config = request.routeOptions.config;
-    if (config.publicCache) return apiKey(request.raw, await currentContentVersion(appContext), queryParamsOf(request.routeOptions.schema?.querystring));
+    if (config.publicCache)
+      return apiKey(
+        request.raw,
+        await currentContentVersion(appContext),
+        queryParamsOf(request.routeOptions.schema?.querystring),
+      );
     if (config.storefrontPage) return pageKey(request.raw, await currentContentVersion(appContext), keyOptions);
     return undefined;
   };
@@ -111,8 +122,10 @@ export function registerResponseCache(
     const cookies = rawRequestCookies(raw);
     const locale = pathLocaleOf(raw.url ?? '/');
     let setCookies: string[] | undefined;
-    if (locale && cookies[LOCALE_COOKIE] !== locale) (setCookies ??= []).push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
-    if (!cookies[CSRF_COOKIE]) (setCookies ??= []).push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
+    if (locale && cookies[LOCALE_COOKIE] !== locale)
+      (setCookies ??= []).push(`${LOCALE_COOKIE}=${locale}${cookieSuffix}`);
+    if (!cookies[CSRF_COOKIE])
+      (setCookies ??= []).push(`${CSRF_COOKIE}=${crypto.randomUUID().replaceAll('-', '')}${cookieSuffix}`);
     return setCookies;
   };
 
@@ -122,14 +135,32 @@ export function registerResponseCache(
     const common = [
       ...security,
       ...(isPage ? entry.headers.filter(([name]) => !HIT_HEADERS.has(name)).flat() : ['content-type', API_TYPE]),
-      'cache-control', isPage ? PAGE_CACHE_CONTROL : API_CACHE_CONTROL,
-      'vary', isPage ? PAGE_VARY : API_VARY,
-      'etag', entry.etag,
-      'x-cache', 'hit',
+      'cache-control',
+      isPage ? PAGE_CACHE_CONTROL : API_CACHE_CONTROL,
+      'vary',
+      isPage ? PAGE_VARY : API_VARY,
+      'etag',
+      entry.etag,
+      'x-cache',
+      'hit',
     ];
     const sized = (body: Buffer | null, encoding?: Encoding) =>
-      body ? [...common, ...(encoding ? ['content-encoding', encoding] : []), 'content-length', String(body.length), 'x-request-id', ''] : [];
-    heads = { identity: sized(entry.body), gzip: sized(entry.gzip, 'gzip'), br: sized(entry.brotli, 'br'), notModified: [...common, 'x-request-id', ''] };
+      body
+        ? [
+            ...common,
+            ...(encoding ? ['content-encoding', encoding] : []),
+            'content-length',
+            String(body.length),
+            'x-request-id',
+            '',
+          ]
+        : [];
+    heads = {
+      identity: sized(entry.body),
+      gzip: sized(entry.gzip, 'gzip'),
+      br: sized(entry.brotli, 'br'),
+      notModified: [...common, 'x-request-id', ''],
+    };
     prepared.set(entry, heads);
     return heads;
   };
@@ -145,7 +176,7 @@ export function registerResponseCache(
     const entry = key && cacheFor(key).get(key, now);
     if (!entry) return false;
 
-    const started = logHits ? performance.now() : 0;
+    const started = hitTally.logEach ? performance.now() : 0;
     const requestId = requestIdOf(raw);
     const heads = headsOf(entry, isPage);
     const notModified = raw.headers['if-none-match'] === entry.etag;
@@ -161,9 +192,16 @@ export function registerResponseCache(
     }
     res.writeHead(notModified ? 304 : entry.status, list);
     res.end(notModified ? undefined : bodyFor(entry, encoding));
-    if (logHits) {
-      appContext.log.info(
-        { reqId: requestId, req: { method: raw.method, url }, res: { statusCode: res.statusCode }, responseTime: performance.now() - started, cache: 'hit' },
+    hitTally.count(isPage, notModified);
+    if (hitTally.logEach) {
+      appContext.log.debug(
+        {
+          reqId: requestId,
+          req: { method: raw.method, url },
+          res: { statusCode: res.statusCode },
+          responseTime: performance.now() - started,
+          cache: 'hit',
+        },
         'request completed',
       );
     }
@@ -204,9 +242,14 @@ export function registerResponseCache(
 
   // API answers are stored as they leave; pages are stored by the storefront handler.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.responseCacheKey?.startsWith('api|') || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
+    if (!request.responseCacheKey?.startsWith('api|') || reply.statusCode !== 200 || typeof payload !== 'string')
+      return payload;
     if (reply.getHeader('x-cache') === 'hit' || request.ctx?.privacy.personal !== false) return payload;
-    const entry = cacheFor(request.responseCacheKey).set(request.responseCacheKey, { status: 200, headers: new Headers(), body: Buffer.from(payload) });
+    const entry = cacheFor(request.responseCacheKey).set(request.responseCacheKey, {
+      status: 200,
+      headers: new Headers(),
+      body: Buffer.from(payload),
+    });
     reply.header('etag', entry.etag);
     reply.header('cache-control', API_CACHE_CONTROL);
     reply.header('vary', API_VARY);
@@ -222,5 +265,36 @@ export function registerResponseCache(
     },
     send,
     frontDoor,
+  };
+}
+
+const HIT_SUMMARY_INTERVAL_MS = 60_000;
+
+/**
+ * Hits answered at the front door are counted, not logged one by one: a line per hit cost as
+ * much CPU as the hit itself (docs/benchmarks.md, issue 13). A summary line goes out every
+ * minute that had hits and when the server closes; LOG_LEVEL=debug still logs every hit.
+ */
+function tallyHits(app: FastifyInstance, log: AppContext['log']) {
+  let tally = { pages: 0, api: 0, notModified: 0 };
+  const since = { at: Date.now() };
+  const report = () => {
+    if (tally.pages + tally.api === 0) return;
+    log.info({ cacheHits: tally, seconds: Math.round((Date.now() - since.at) / 1000) }, 'cache hits');
+    tally = { pages: 0, api: 0, notModified: 0 };
+    since.at = Date.now();
+  };
+  const timer = setInterval(report, HIT_SUMMARY_INTERVAL_MS).unref();
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    report();
+  });
+  return {
+    logEach: log.isLevelEnabled('debug'),
+    count(isPage: boolean, notModified: boolean) {
+      if (isPage) tally.pages++;
+      else tally.api++;
+      if (notModified) tally.notModified++;
+    },
   };
 }

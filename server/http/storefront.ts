@@ -1,16 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
-import { services } from '../services';
+import { services, type StorefrontLoadContext } from '../services';
 import { BadRequestError } from '../shared/errors';
 import { resolveSession } from './auth';
-import { pathLocaleOf, withoutTrackingParams } from './cache-keys';
+import { isSharedPage, pathLocaleOf, withoutTrackingParams } from './cache-keys';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from './request-context';
 import type { ResponseCache } from './response-cache';
-import type { StorefrontLoadContext } from './storefront-context';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 export type ServerBuildSource = () => Promise<ServerBuild>;
-
 
 /** A host name or IP literal and an optional port: nothing a URL would read as credentials or a path. */
 const HOST = /^(?:\[[\dA-Fa-f:.]+\]|[\w.-]+)(?::\d{1,5})?$/;
@@ -55,14 +54,15 @@ function sendWebResponse(reply: FastifyReply, response: Response) {
   }
   for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
   if (!response.body) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  return reply.send(Readable.fromWeb(response.body as WebReadableStream));
 }
 
 /**
  * Every path that is not API, health or a static file is a storefront page rendered by
- * React Router. Anonymous GETs are stored in the response cache (server/http/
- * response-cache.ts), which answers repeats before this handler runs; a render that read a
- * session or a cart is never stored and is sent `private, no-store`. Bodies of page form posts arrive as raw bytes (within the body limit) and are
+ * React Router. Catalogue pages are rendered without reading a session, for signed-in buyers
+ * too, and stored in the response cache (server/http/response-cache.ts), which answers
+ * repeats before this handler runs; a render that read a session or a cart is never stored
+ * and is sent `private, no-store`. Bodies of page form posts arrive as raw bytes (within the body limit) and are
  * handed to React Router unparsed.
  */
 export async function registerStorefront(
@@ -93,7 +93,10 @@ export async function registerStorefront(
         if (pathLocale && request.cookies[LOCALE_COOKIE] !== pathLocale) {
           reply.setCookie(LOCALE_COOKIE, pathLocale, { path: '/', maxAge: LOCALE_COOKIE_MAX_AGE, sameSite: 'lax' });
         }
-        await resolveSession(request, reply);
+        // A catalogue page is rendered for nobody in particular, whoever asks (cache-keys.ts);
+        // a form post is an action, which may need to know whose it is.
+        const isRead = request.method === 'GET' || request.method === 'HEAD';
+        if (!(isRead && isSharedPage(request.url))) await resolveSession(request, reply);
         const context: StorefrontLoadContext = {
           ctx: pathLocale ? { ...request.ctx, locale: pathLocale } : request.ctx,
           services,
@@ -102,7 +105,13 @@ export async function registerStorefront(
         const response = await handle(toWebRequest(request, reply), context as never);
 
         // store() refuses anything that read a session or a cart (request.ctx.privacy).
-        if (cache && request.responseCacheKey && response.status === 200 && !response.headers.has('set-cookie') && response.body) {
+        if (
+          cache &&
+          request.responseCacheKey &&
+          response.status === 200 &&
+          !response.headers.has('set-cookie') &&
+          response.body
+        ) {
           const body = Buffer.from(await response.arrayBuffer());
           const entry = cache.store(request, { status: response.status, headers: response.headers, body });
           if (entry) return cache.send(request, reply, entry, 'miss');

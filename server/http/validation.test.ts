@@ -4,7 +4,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryStore } from '../shared/kv-store';
-import type { AppContext } from '../shared/context';
+import type { AppContext } from '../context';
 import { registerErrorHandling } from './error-handler';
 import { registerRequestContext } from './request-context';
 import { zodValidatorCompiler } from './validation';
@@ -37,7 +37,9 @@ beforeAll(async () => {
     },
     async () => ({ code: 200 }),
   );
-  app.get('/v1/probe/:id', { schema: { params: z.object({ id: z.coerce.number().int().positive() }) } }, async () => ({ code: 200 }));
+  app.get('/v1/probe/:id', { schema: { params: z.object({ id: z.coerce.number().int().positive() }) } }, async () => ({
+    code: 200,
+  }));
   app.get('/v1/boom', async () => {
     throw new Error('secret internals at /srv/app.ts:42');
   });
@@ -63,7 +65,11 @@ describe('validation messages name the field, in the request language', () => {
     [{ ...valid, email: undefined }, 'Email is required', '邮箱不能为空'],
     [{ ...valid, email: 'nope' }, 'Please enter a valid email address', '请输入有效的邮箱地址'],
     [{ ...valid, username: 'al' }, 'Username must be at least 3 characters', '用户名至少需要 3 个字符'],
-    [{ ...valid, username: 'a'.repeat(13) }, 'Username cannot be longer than 12 characters', '用户名不能超过 12 个字符'],
+    [
+      { ...valid, username: 'a'.repeat(13) },
+      'Username cannot be longer than 12 characters',
+      '用户名不能超过 12 个字符',
+    ],
     [{ ...valid, page: 'two' }, 'Page must be a number', '页码必须是数字'],
     [{ ...valid, page: 1.5 }, 'Page must be a whole number', '页码必须是整数'],
     [{ ...valid, page: 0 }, 'Page must be at least 1', '页码不能小于 1'],

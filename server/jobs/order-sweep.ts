@@ -1,10 +1,10 @@
 import { and, asc, eq, lte } from 'drizzle-orm';
 import { orders } from '../db/schema';
 import { deleteStaleGuestCarts } from '../domains/cart/cart.service';
-import { ORDER_STATUS, PAY_STATUS } from '../domains/orders/order-lifecycle';
-import type { OrderRow, Tx } from '../domains/orders/order-state';
+import { ORDER_STATUS, PAY_STATUS } from '../shared/order-status';
+import type { OrderRow } from '../domains/orders/order-state';
 import { cancelUnpaid, confirmReceiptLocked } from '../domains/orders/orders.service';
-import type { AppContext } from '../shared/context';
+import type { AppContext, Transaction, TransactionContext } from '../context';
 import { bumpContentVersion } from '../shared/content-version';
 
 export interface SweepResult {
@@ -20,12 +20,16 @@ const BATCH = 100;
  * the same transaction, so several server copies sweeping at once never take the same
  * order: a locked order is skipped by the others, and a moved one no longer matches.
  */
-async function sweepBatches(ctx: AppContext, claim: (tx: Tx) => Promise<OrderRow[]>, act: (tx: Tx, order: OrderRow) => Promise<unknown>): Promise<number[]> {
+async function sweepBatches(
+  ctx: AppContext,
+  claim: (tx: Transaction) => Promise<OrderRow[]>,
+  act: (txCtx: TransactionContext, order: OrderRow) => Promise<unknown>,
+): Promise<number[]> {
   const done: number[] = [];
   for (;;) {
     const batch = await ctx.db.transaction(async (tx) => {
       const due = await claim(tx);
-      for (const order of due) await act(tx, order);
+      for (const order of due) await act({ ...ctx, db: tx }, order);
       return due.map((order) => order.id);
     });
     done.push(...batch);
@@ -33,17 +37,23 @@ async function sweepBatches(ctx: AppContext, claim: (tx: Tx) => Promise<OrderRow
   }
 }
 
-function claimUnpaid(tx: Tx, now: Date) {
+function claimUnpaid(tx: Transaction, now: Date) {
   return tx
     .select()
     .from(orders)
-    .where(and(eq(orders.status, ORDER_STATUS.pendingPayment), eq(orders.payStatus, PAY_STATUS.pending), lte(orders.paymentDeadline, now)))
+    .where(
+      and(
+        eq(orders.status, ORDER_STATUS.pendingPayment),
+        eq(orders.payStatus, PAY_STATUS.pending),
+        lte(orders.paymentDeadline, now),
+      ),
+    )
     .orderBy(asc(orders.paymentDeadline))
     .limit(BATCH)
     .for('update', { skipLocked: true });
 }
 
-function claimUnconfirmed(tx: Tx, shippedBefore: Date) {
+function claimUnconfirmed(tx: Transaction, shippedBefore: Date) {
   return tx
     .select()
     .from(orders)
@@ -61,12 +71,21 @@ function claimUnconfirmed(tx: Tx, shippedBefore: Date) {
  */
 export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {}): Promise<SweepResult> {
   const now = options.now ?? new Date();
-  const cancelled = await sweepBatches(ctx, (tx) => claimUnpaid(tx, now), (tx, order) => cancelUnpaid(tx, order, 'system', now));
+  const cancelled = await sweepBatches(
+    ctx,
+    (tx) => claimUnpaid(tx, now),
+    (txCtx, order) => cancelUnpaid(txCtx, order, 'system', now),
+  );
   const shippedBefore = new Date(now.getTime() - ctx.env.ORDER_AUTO_CONFIRM_DAYS * 24 * 60 * 60 * 1000);
-  const confirmed = await sweepBatches(ctx, (tx) => claimUnconfirmed(tx, shippedBefore), (tx, order) => confirmReceiptLocked(tx, order, 'system', now));
+  const confirmed = await sweepBatches(
+    ctx,
+    (tx) => claimUnconfirmed(tx, shippedBefore),
+    (txCtx, order) => confirmReceiptLocked(txCtx, order, 'system', now),
+  );
   const guestCartLinesDeleted = await deleteStaleGuestCarts(ctx, now);
   if (cancelled.length > 0) await bumpContentVersion(ctx);
-  if (cancelled.length + confirmed.length > 0) ctx.log.info({ cancelled: cancelled.length, confirmed: confirmed.length }, 'order sweep');
+  if (cancelled.length + confirmed.length > 0)
+    ctx.log.info({ cancelled: cancelled.length, confirmed: confirmed.length }, 'order sweep');
   return { cancelled, confirmed, guestCartLinesDeleted };
 }
 

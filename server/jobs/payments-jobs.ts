@@ -1,27 +1,29 @@
-import type { FastifyInstance } from 'fastify';
-import { deliverDueSandboxWebhooks } from '../domains/payments/sandbox/sandbox-gateway.service';
+import type { AddressInfo } from 'node:net';
+import { deliverDueSandboxWebhooks, sandboxWebhookUrl } from '../domains/payments/sandbox/sandbox-gateway.service';
 import { retryOwedRefunds } from '../domains/payments/payments.service';
-import { sandboxWebhookUrl } from '../http/routes/sandbox-gateway.routes';
-import type { AppContext } from '../shared/context';
+import type { AppContext } from '../context';
 import { isDatabaseUnavailable } from '../shared/errors';
 
-export const PAYMENTS_JOB_INTERVAL_MS = 2_000;
+const PAYMENTS_JOB_INTERVAL_MS = 2_000;
 
 /**
  * Background work of payments, every two seconds on every copy: the sandbox gateway
  * retries webhooks the shop has not acknowledged, and refunds owed are asked for again.
  * Both claim rows so copies never double up (webhooks: SKIP LOCKED plus a lease; refunds:
- * idempotent at the gateway). Runs never overlap within a copy.
+ * idempotent at the gateway). Runs never overlap within a copy. `serverAddress` is where
+ * this copy listens: the sandbox posts its webhooks there unless SANDBOX_WEBHOOK_URL says otherwise.
  */
-export function registerPaymentsJobs(app: FastifyInstance, ctx: AppContext): void {
-  let timer: NodeJS.Timeout | undefined;
+export function startPaymentsJobs(
+  ctx: AppContext,
+  serverAddress: AddressInfo | string | null,
+): { stop(): Promise<void> } {
   let running: Promise<void> | undefined;
   const log = ctx.log.child({ job: 'payments' });
 
   const runOnce = async () => {
     try {
       if (ctx.env.PAYMENT_PROVIDER === 'sandbox') {
-        const url = sandboxWebhookUrl(ctx.env, app.server.address());
+        const url = sandboxWebhookUrl(ctx.env, serverAddress);
         if (url) await deliverDueSandboxWebhooks(ctx, url);
       }
       await retryOwedRefunds(ctx);
@@ -31,14 +33,14 @@ export function registerPaymentsJobs(app: FastifyInstance, ctx: AppContext): voi
     }
   };
 
-  app.addHook('onListen', async () => {
-    timer = setInterval(() => {
-      if (!running) running = runOnce().finally(() => (running = undefined));
-    }, PAYMENTS_JOB_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    await running;
-  });
+  const timer = setInterval(() => {
+    if (!running) running = runOnce().finally(() => (running = undefined));
+  }, PAYMENTS_JOB_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import type { AppContext } from './context';
+import type { AppContext } from '../context';
 
 const KEY = 'storefront:content-version';
 const LOCAL_CHECK_MS = 1_000;

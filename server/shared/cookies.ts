@@ -1,5 +1,8 @@
 import { parse } from 'cookie';
 
+/** The visitor's cart id (server/http/guest-cart.ts); merged into the account once they sign in. */
+export const GUEST_CART_COOKIE = 'cart_id';
+
 /** A request's cookies by name; a name sent twice keeps its first value, as browsers order them. */
 export type CookieJar = Readonly<Record<string, string | undefined>>;
 

@@ -18,7 +18,11 @@ const envSchema = z.object({
     .optional()
     .transform((value) => value === 'true' || value === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(1024 * 1024),
   SEED_DEMO_DATA: z
     .string()
     .optional()
@@ -37,7 +41,11 @@ const envSchema = z.object({
     .regex(/^\s*([\w.]+=\d+\/\d+\s*(,\s*|$))*$/, 'expected name=max/seconds pairs separated by commas')
     .default(''),
   /** Largest image accepted by POST /v1/upload. */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).default(5 * 1024 * 1024),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
   /**
    * Slow clients (docs/decisions/0074-slow-clients-and-load-shedding.md): how long one may take
@@ -64,13 +72,25 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Test knob: send Stripe SDK requests to a local fake instead of api.stripe.com. */
   STRIPE_API_BASE: z.string().url().optional(),
-  ORDER_PAYMENT_TIMEOUT_MINUTES: z.coerce.number().int().min(1).max(7 * 24 * 60).default(30),
+  ORDER_PAYMENT_TIMEOUT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(30),
   ORDER_AUTO_CONFIRM_DAYS: z.coerce.number().int().min(1).max(365).default(10),
   /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
   ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
-export type Env = z.infer<typeof envSchema> & { dataDir: string; SESSION_SECRET: string; SANDBOX_WEBHOOK_SECRET: string };
+/** Configuration as read at start: the two secrets are absent when not configured. */
+export type ConfiguredEnv = z.infer<typeof envSchema> & { dataDir: string };
+
+/**
+ * Configuration as the running shop reads it: the app context (server/runtime.ts) has filled
+ * in the secrets that were not configured, from the ones generated once and kept in the database.
+ */
+export type Env = ConfiguredEnv & { SESSION_SECRET: string; SANDBOX_WEBHOOK_SECRET: string };
 
 export class InsecureConfigError extends Error {}
 
@@ -79,7 +99,7 @@ export class InsecureConfigError extends Error {}
  * settings that are only safe on a developer's machine, so a shop cannot go live with
  * test knobs switched on.
  */
-export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): ConfiguredEnv {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
@@ -87,7 +107,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   const env = parsed.data;
   if (env.PAYMENT_PROVIDER === 'stripe' && (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET)) {
-    throw new Error('Invalid configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET');
+    throw new Error(
+      'Invalid configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
+    );
   }
   if (env.NODE_ENV === 'production') {
     const insecure: string[] = [];
@@ -100,5 +122,5 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       throw new InsecureConfigError(`Refusing to start in production: ${insecure.join('; ')}`);
     }
   }
-  return { ...env, SESSION_SECRET: env.SESSION_SECRET ?? '', SANDBOX_WEBHOOK_SECRET: env.SANDBOX_WEBHOOK_SECRET ?? '', dataDir: path.resolve(env.DATA_DIR) };
+  return { ...env, dataDir: path.resolve(env.DATA_DIR) };
 }

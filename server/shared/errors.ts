@@ -1,15 +1,29 @@
 import type { MessageKey, MessageParams } from '../../i18n';
 
 /**
- * Errors a client can act on. Each carries a translatable message key; the HTTP layer
- * turns it into the `{code, msg, data}` envelope in the request's language.
+ * What kind of failure an AppError is. The error table in server/http/error-handler.ts is
+ * the one place that turns a kind into an HTTP status and an envelope code.
+ */
+export type ErrorKind =
+  | 'badRequest'
+  | 'captchaInvalid'
+  | 'loginRequired'
+  | 'sessionExpired'
+  | 'forbidden'
+  | 'notFound'
+  | 'conflict'
+  | 'payloadTooLarge'
+  | 'tooManyRequests'
+  | 'gatewayUnavailable';
+
+/**
+ * Failures a client is told about. Each carries its kind and a translatable message key;
+ * the HTTP layer turns them into the `{code, msg, data}` envelope in the request's language.
  */
 export class AppError extends Error {
   constructor(
+    readonly kind: ErrorKind,
     readonly messageKey: MessageKey,
-    readonly httpStatus: number,
-    /** The envelope `code`; SPEC section 8 gives 301/302 a meaning of their own. */
-    readonly envelopeCode: number = httpStatus,
     readonly params?: MessageParams,
   ) {
     super(messageKey);
@@ -17,48 +31,49 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * Kinds that are the visitor's to act on (wrong input, a state that forbids the move), as
+ * opposed to a failure on our side or a provider's: pages show these as a message.
+ */
+export function isRefusal(kind: ErrorKind): boolean {
+  return kind !== 'gatewayUnavailable';
+}
+
 export class NotFoundError extends AppError {
   constructor(messageKey: MessageKey = 'error.notFound', params?: MessageParams) {
-    super(messageKey, 404, 404, params);
+    super('notFound', messageKey, params);
   }
 }
 
 export class BadRequestError extends AppError {
   constructor(messageKey: MessageKey = 'error.badRequest', params?: MessageParams) {
-    super(messageKey, 400, 400, params);
+    super('badRequest', messageKey, params);
   }
 }
 
-/** No session at all on a login-only endpoint: envelope code 301. */
+/** No session at all on a login-only endpoint (envelope code 301, SPEC section 8). */
 export class LoginRequiredError extends AppError {
   constructor() {
-    super('error.loginRequired', 401, 301);
+    super('loginRequired', 'error.loginRequired');
   }
 }
 
-/** A session that expired or was revoked: envelope code 302. */
+/** A session that expired or was revoked (envelope code 302, SPEC section 8). */
 export class SessionExpiredError extends AppError {
   constructor() {
-    super('error.sessionExpired', 401, 302);
+    super('sessionExpired', 'error.sessionExpired');
   }
 }
 
 export class ForbiddenError extends AppError {
   constructor(messageKey: MessageKey = 'error.forbidden') {
-    super(messageKey, 403, 403);
+    super('forbidden', messageKey);
   }
 }
 
 export class TooManyRequestsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('error.tooManyRequests', 429, 429, { seconds: retryAfterSeconds });
-  }
-}
-
-/** The database (or another backing service) cannot be reached right now. */
-export class ServiceUnavailableError extends AppError {
-  constructor() {
-    super('error.serviceUnavailable', 503, 503);
+    super('tooManyRequests', 'error.tooManyRequests', { seconds: retryAfterSeconds });
   }
 }
 
@@ -78,7 +93,7 @@ const CONNECTION_ERROR_CODES = new Set([
   '08006',
 ]);
 
-type CausedError = { code?: string; message?: string; cause?: unknown };
+type CausedError = { code?: string; constraint?: string; message?: string; cause?: unknown };
 
 /** An error and its causes, outermost first (drizzle wraps the driver's error in `cause`). */
 function* errorChain(error: unknown): Generator<CausedError> {
@@ -114,4 +129,17 @@ const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
 export function isUnstorableText(error: unknown): boolean {
   for (const current of errorChain(error)) if (current.code && UNSTORABLE_TEXT_CODES.has(current.code)) return true;
   return false;
+}
+
+/**
+ * The unique constraint (or index) a failed insert or update ran into (PostgreSQL 23505),
+ * or undefined when that is not what happened. Drivers that leave out the constraint field
+ * still name it in the message; 'unknown' when neither does.
+ */
+export function uniqueViolation(error: unknown): string | undefined {
+  for (const current of errorChain(error)) {
+    if (current.code !== '23505') continue;
+    return current.constraint ?? /unique constraint "([^"]+)"/.exec(current.message ?? '')?.[1] ?? 'unknown';
+  }
+  return undefined;
 }

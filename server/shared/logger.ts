@@ -49,12 +49,13 @@ export function maskPhone(text: string): string {
 }
 
 function maskField(field: string, value: unknown): unknown {
-  if (typeof value !== 'string') return Array.isArray(value) ? value.map((item) => maskField(field, item)) : '[redacted]';
+  if (typeof value !== 'string')
+    return Array.isArray(value) ? value.map((item) => maskField(field, item)) : '[redacted]';
   return field === 'mobile' || field === 'phone' ? maskPhone(value) : maskEmails(value);
 }
 
 function censor(value: unknown, path: string[]): unknown {
-  const field = path[path.length - 1];
+  const field = path.at(-1) ?? '';
   return PERSONAL_PATHS.includes(field) ? maskField(field, value) : '[redacted]';
 }
 
@@ -71,8 +72,10 @@ function sanitizeError(serialized: Record<string, unknown>, depth = 0): Record<s
   const quotesValues = isDataException(serialized.code);
   for (const [key, value] of Object.entries(serialized)) {
     if (VALUE_BEARING_ERROR_FIELDS.has(key)) continue;
-    if (typeof value === 'string') clean[key] = maskEmails(key === 'message' || key === 'stack' ? withoutValues(value, quotesValues) : value);
-    else if (value && typeof value === 'object' && depth < 5) clean[key] = sanitizeError(value as Record<string, unknown>, depth + 1);
+    if (typeof value === 'string')
+      clean[key] = maskEmails(key === 'message' || key === 'stack' ? withoutValues(value, quotesValues) : value);
+    else if (value && typeof value === 'object' && depth < 5)
+      clean[key] = sanitizeError(value as Record<string, unknown>, depth + 1);
     else clean[key] = value;
   }
   return clean;
@@ -118,5 +121,8 @@ export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destinati
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
     base: { service: 'shop' },
   };
-  return destination ? pino(options, destination) : pino(options);
+  // Written asynchronously: a synchronous write per line held the event loop as long as the
+  // request it described (docs/benchmarks.md, issue 13). pino flushes what is buffered when the
+  // process exits, also after a crash (server/main.ts logs the crash first).
+  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { convert, formatAmount, formatPrice } from './money';
+import { amountView, convert, formatAmount, formatPrice, rateText } from './money';
 
 const rates = { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 };
 
@@ -21,13 +21,36 @@ describe('money', () => {
   });
 
   it('converts with integer arithmetic and rounds half away from zero', () => {
-    expect(convert({ amountMinor: 12900, currency: 'CNY' }, 'USD', rates)).toEqual({ amountMinor: 1792, currency: 'USD' });
-    expect(convert({ amountMinor: 12900, currency: 'CNY' }, 'JPY', rates)).toEqual({ amountMinor: 2757, currency: 'JPY' });
+    expect(convert({ amountMinor: 12900, currency: 'CNY' }, 'USD', rates)).toEqual({
+      amountMinor: 1792,
+      currency: 'USD',
+    });
+    expect(convert({ amountMinor: 12900, currency: 'CNY' }, 'JPY', rates)).toEqual({
+      amountMinor: 2757,
+      currency: 'JPY',
+    });
     expect(convert({ amountMinor: 1792, currency: 'USD' }, 'CNY', rates).amountMinor).toBe(12901);
     expect(convert({ amountMinor: 100, currency: 'CNY' }, 'CNY', rates).amountMinor).toBe(100);
   });
 
   it('refuses to convert without a rate', () => {
     expect(() => convert({ amountMinor: 100, currency: 'CNY' }, 'USD', { ...rates, USD: 0 })).toThrow(RangeError);
+  });
+});
+
+describe('amountView', () => {
+  it('converts at the frozen rate into the display currency minor units', () => {
+    expect(amountView(12_800, 'CNY', 'USD', 138_900)).toEqual({
+      amount_minor: 12_800,
+      amount: '128.00',
+      display_amount_minor: 1_778,
+      display_amount: '17.78',
+    });
+    expect(amountView(12_800, 'CNY', 'JPY', 21_370_000)).toMatchObject({
+      display_amount_minor: 2_735,
+      display_amount: '2735',
+    });
+    expect(amountView(12_800, 'CNY', 'CNY', 1_000_000)).toMatchObject({ display_amount_minor: 12_800 });
+    expect(rateText(138_900)).toBe('0.138900');
   });
 });

@@ -1,3 +1,5 @@
+import type { AmountView } from './money.schemas';
+
 /**
  * Money is an integer count of minor units plus an ISO 4217 code; floats never hold an
  * amount. Pure functions, shared by the server and the storefront.
@@ -15,7 +17,13 @@ export const MINOR_DIGITS: Record<Currency, number> = { CNY: 2, USD: 2, EUR: 2, 
 
 /** SPEC section 9: the symbol form and the Chinese unit form of each currency. */
 export const CURRENCY_SYMBOLS: Record<Currency, string> = { CNY: '￥', USD: '$', EUR: '€', JPY: '¥', GBP: '£' };
-export const CURRENCY_UNITS_ZH: Record<Currency, string> = { CNY: '元', USD: '美元', EUR: '欧元', JPY: '日元', GBP: '英镑' };
+export const CURRENCY_UNITS_ZH: Record<Currency, string> = {
+  CNY: '元',
+  USD: '美元',
+  EUR: '欧元',
+  JPY: '日元',
+  GBP: '英镑',
+};
 
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
@@ -69,4 +77,29 @@ export function formatPrice(money: Money, style: PriceStyle = 'symbol'): string 
   return money.amountMinor < 0
     ? `-${CURRENCY_SYMBOLS[money.currency]}${amount.slice(1)}`
     : `${CURRENCY_SYMBOLS[money.currency]}${amount}`;
+}
+
+/** An amount in the settlement currency and, converted, in the buyer's display currency. */
+export function amountView(
+  amountMinor: number,
+  currency: Currency,
+  displayCurrency: Currency,
+  displayRateMicros: number,
+): AmountView {
+  // The frozen rate: display = settlement x rate, with the currencies' minor digits.
+  const display = convert({ amountMinor, currency }, displayCurrency, {
+    [currency]: 1,
+    [displayCurrency]: displayRateMicros / Number(RATE_SCALE),
+  } as Record<Currency, number>);
+  return {
+    amount_minor: amountMinor,
+    amount: formatAmount({ amountMinor, currency }),
+    display_amount_minor: display.amountMinor,
+    display_amount: formatAmount(display),
+  };
+}
+
+/** The frozen display rate as the API shows it: units of the display currency per settlement unit, six decimals. */
+export function rateText(displayRateMicros: number): string {
+  return (displayRateMicros / Number(RATE_SCALE)).toFixed(6);
 }

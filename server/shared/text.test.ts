@@ -2,9 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { isMultiLineText, isSingleLineText, multiLineText, singleLineText } from './text';
 
 describe('the typed-text rule', () => {
-  it.each(['Li Lei', '88 Tianhe Road, Building 3', '中文地址 1201 室', 'café', '😀 tea', '', 'a\u00A0b'])('takes %j on one line', (value) => {
-    expect(isSingleLineText(value)).toBe(true);
-  });
+  it.each(['Li Lei', '88 Tianhe Road, Building 3', '中文地址 1201 室', 'café', '😀 tea', '', 'a\u00A0b'])(
+    'takes %j on one line',
+    (value) => {
+      expect(isSingleLineText(value)).toBe(true);
+    },
+  );
 
   it.each([
     ['NUL', 'a\u0000b'],
@@ -33,13 +36,23 @@ describe('the typed-text rule', () => {
 
   it('refuses with the one message key, after trimming and within the length', () => {
     expect(singleLineText(10).parse('  tea  ')).toBe('tea');
-    expect(singleLineText(10).safeParse('te\u0000a').error?.issues.map((issue) => issue.message)).toEqual(['validation.controlCharacters']);
+    expect(
+      singleLineText(10)
+        .safeParse('te\u0000a')
+        .error?.issues.map((issue) => issue.message),
+    ).toEqual(['validation.controlCharacters']);
     expect(multiLineText(20).parse(' one\ntwo ')).toBe('one\ntwo');
-    expect(multiLineText(20).safeParse('one\u0007').error?.issues.map((issue) => issue.message)).toEqual(['validation.controlCharacters']);
-    expect(singleLineText(3).safeParse('teapot').error?.issues[0].code).toBe('too_big');
+    expect(
+      multiLineText(20)
+        .safeParse('one\u0007')
+        .error?.issues.map((issue) => issue.message),
+    ).toEqual(['validation.controlCharacters']);
+    expect(singleLineText(3).safeParse('teapot').error?.issues[0]?.code).toBe('too_big');
   });
 
   it('gives a missing value its own message when asked', () => {
-    expect(singleLineText(10, 'address.detailRequired').safeParse(undefined).error?.issues[0].message).toBe('address.detailRequired');
+    expect(singleLineText(10, 'address.detailRequired').safeParse(undefined).error?.issues[0]?.message).toBe(
+      'address.detailRequired',
+    );
   });
 });

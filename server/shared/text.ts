@@ -12,7 +12,9 @@ import { z } from 'zod';
  */
 const LONE_SURROGATE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]';
 const SINGLE_LINE_REFUSED = new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE}`);
-const MULTI_LINE_REFUSED = new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]|\\r(?!\\n)|${LONE_SURROGATE}`);
+const MULTI_LINE_REFUSED = new RegExp(
+  `[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]|\\r(?!\\n)|${LONE_SURROGATE}`,
+);
 
 /** The message of every refusal under this rule; the field's name fills `{field}`. */
 export const CONTROL_CHARACTERS_MESSAGE = 'validation.controlCharacters';
@@ -31,15 +33,25 @@ export function printableText(value: string): string {
 }
 
 /** The rule as a zod check, for string schemas that already have a shape of their own (a regex, a URL rule). */
-export const singleLine = z.refine<string>(isSingleLineText, CONTROL_CHARACTERS_MESSAGE);
-export const multiLine = z.refine<string>(isMultiLineText, CONTROL_CHARACTERS_MESSAGE);
+export const singleLine = /* @__PURE__ */ z.refine<string>(isSingleLineText, CONTROL_CHARACTERS_MESSAGE);
+export const multiLine = /* @__PURE__ */ z.refine<string>(isMultiLineText, CONTROL_CHARACTERS_MESSAGE);
+
+/**
+ * `message` answers a missing value (or one that is not text); a value that is too long or
+ * holds control characters keeps its own message, which names the field and the rule.
+ */
+function whenNotText(message: string | undefined) {
+  return message
+    ? { error: (issue: { code?: string }) => (issue.code === 'invalid_type' ? message : undefined) }
+    : undefined;
+}
 
 /** One line of typed text, trimmed, at most `max` characters (UTF-16 units, as the columns count them). */
 export function singleLineText(max: number, message?: string) {
-  return z.string(message ? { error: message } : undefined).trim().max(max).check(singleLine);
+  return z.string(whenNotText(message)).trim().max(max).check(singleLine);
 }
 
 /** Several lines of typed text (order notes), trimmed, at most `max` characters. */
 export function multiLineText(max: number, message?: string) {
-  return z.string(message ? { error: message } : undefined).trim().max(max).check(multiLine);
+  return z.string(whenNotText(message)).trim().max(max).check(multiLine);
 }

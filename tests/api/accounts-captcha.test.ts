@@ -1,22 +1,21 @@
 import { Writable } from 'node:stream';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { checkCaptcha } from '../../server/domains/captcha/captcha.service';
 import { InsecureConfigError, loadEnv } from '../../server/shared/env';
 import { createLogger } from '../../server/shared/logger';
 import { freePort, spawnServer } from '../support/spawn-server';
 import { TEST_CAPTCHA } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestApp, useTestApp, type TestApp } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => server?.close());
+const server = useTestApp();
 
 describe('POST /v1/captcha', () => {
   it('answers an id and a 300x300 PNG data URL, never cached', async () => {
-    const response = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit', verify_value: '' } });
+    const response = await server.request('/v1/captcha', {
+      method: 'POST',
+      body: { captcha_type: 'digit', verify_value: '' },
+    });
     expect(response.body.code).toBe(200);
     expect(response.body.data.id).toMatch(/^[\w-]{24}$/);
     expect(response.body.data.data).toMatch(/^data:image\/png;base64,/);
@@ -36,15 +35,23 @@ describe('POST /v1/captcha', () => {
   });
 
   it('refuses captcha types other than digit', async () => {
-    const response = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'slide' }, headers: { lang: 'en' } });
+    const response = await server.request('/v1/captcha', {
+      method: 'POST',
+      body: { captcha_type: 'slide' },
+      headers: { lang: 'en' },
+    });
     expect(response.body).toEqual({ code: 400, msg: 'Captcha type must be one of digit', data: null });
   });
 
   it('limits captchas per IP, with Retry-After', async () => {
-    const limited = await startTestServer({ RATE_LIMITS: 'captcha.ip=2/60' });
+    const limited = await startTestApp({ RATE_LIMITS: 'captcha.ip=2/60' });
     await limited.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
     expect((await limited.request('/v1/captcha')).status).toBe(200);
-    const response = await limited.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' }, headers: { lang: 'en' } });
+    const response = await limited.request('/v1/captcha', {
+      method: 'POST',
+      body: { captcha_type: 'digit' },
+      headers: { lang: 'en' },
+    });
     await limited.close();
     expect(response.status).toBe(429);
     expect(response.body.msg).toMatch(/^Too many requests. Please try again in \d+ seconds$/);
@@ -53,11 +60,7 @@ describe('POST /v1/captcha', () => {
 });
 
 describe('GET /v1/captcha', () => {
-  let open: TestServer;
-  beforeAll(async () => {
-    open = await startTestServer({ CAPTCHA_TEST_ANSWER: TEST_CAPTCHA });
-  });
-  afterAll(async () => open?.close());
+  const open = useTestApp({ CAPTCHA_TEST_ANSWER: TEST_CAPTCHA });
 
   it('issues a fresh digit captcha too, never cached, usable once', async () => {
     const first = await open.request('/v1/captcha');
@@ -82,12 +85,19 @@ describe('GET /v1/captcha', () => {
 describe('test knobs are refused in production', { timeout: 120_000 }, () => {
   it('refuses CAPTCHA_TEST_ANSWER and OIDC_ISSUER_OVERRIDE', () => {
     expect(() => loadEnv({ NODE_ENV: 'production', CAPTCHA_TEST_ANSWER: '1234' })).toThrow(InsecureConfigError);
-    expect(() => loadEnv({ NODE_ENV: 'production', OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/' })).toThrow(/OIDC_ISSUER_OVERRIDE is a test knob/);
-    expect(loadEnv({ NODE_ENV: 'test', OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/' }).OIDC_ISSUER_OVERRIDE).toBe('http://127.0.0.1:9/');
+    expect(() => loadEnv({ NODE_ENV: 'production', OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/' })).toThrow(
+      /OIDC_ISSUER_OVERRIDE is a test knob/,
+    );
+    expect(loadEnv({ NODE_ENV: 'test', OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/' }).OIDC_ISSUER_OVERRIDE).toBe(
+      'http://127.0.0.1:9/',
+    );
   });
 
   it('a production server with OIDC_ISSUER_OVERRIDE exits with a clear message', async () => {
-    const spawned = spawnServer({ OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/', SEED_DEMO_DATA: 'false' }, await freePort());
+    const spawned = spawnServer(
+      { OIDC_ISSUER_OVERRIDE: 'http://127.0.0.1:9/', SEED_DEMO_DATA: 'false' },
+      await freePort(),
+    );
     expect(await spawned.exited).toBe(1);
     expect(spawned.output()).toContain('OIDC_ISSUER_OVERRIDE is a test knob');
   });
@@ -106,7 +116,14 @@ describe('logs', () => {
     log.info({
       req: { headers: { token: 'TOKEN-1', sign: 'SIGN-1', cookie: 'access_token=COOKIE-1', 'x-csrf-token': 'CSRF-1' } },
       res: { headers: { 'set-cookie': 'access_token=COOKIE-2', 'refresh-token': 'TOKEN-2', 'refresh-sign': 'SIGN-2' } },
-      body: { password: 'PASS-1', new_password: 'PASS-2', old_password: 'PASS-3', code: 'CODE-1', dots: 'DOTS-1', id_token: 'IDT-1' },
+      body: {
+        password: 'PASS-1',
+        new_password: 'PASS-2',
+        old_password: 'PASS-3',
+        code: 'CODE-1',
+        dots: 'DOTS-1',
+        id_token: 'IDT-1',
+      },
       data: { access_token: 'TOKEN-3', access_sign: 'SIGN-3' },
     });
     expect(output).toContain('[redacted]');
@@ -115,11 +132,12 @@ describe('logs', () => {
 });
 
 describe('client IP for the limits', () => {
-  const captchaFrom = (target: TestServer, ip: string) => target.request('/v1/captcha', { headers: { 'x-forwarded-for': ip } });
+  const captchaFrom = (target: TestApp, ip: string) =>
+    target.request('/v1/captcha', { headers: { 'x-forwarded-for': ip } });
 
   it('comes from X-Forwarded-For only with TRUST_PROXY=true', async () => {
-    const proxied = await startTestServer({ TRUST_PROXY: 'true', RATE_LIMITS: 'captcha.ip=1/60' });
-    const direct = await startTestServer({ RATE_LIMITS: 'captcha.ip=1/60' });
+    const proxied = await startTestApp({ TRUST_PROXY: 'true', RATE_LIMITS: 'captcha.ip=1/60' });
+    const direct = await startTestApp({ RATE_LIMITS: 'captcha.ip=1/60' });
     try {
       expect((await captchaFrom(proxied, '203.0.113.1')).status).toBe(200);
       expect((await captchaFrom(proxied, '203.0.113.1')).status).toBe(429);

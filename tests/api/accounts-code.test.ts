@@ -1,70 +1,39 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
-import { subjectKey } from '../../server/domains/customers/rate-limits';
-import { ACCOUNT_TEST_ENV, TEST_CAPTCHA, loginRequest, newCaptcha, registerUser, uniqueEmail } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { subjectKey } from '../../server/shared/rate-limits';
+import {
+  ACCOUNT_TEST_ENV,
+  TEST_CAPTCHA,
+  loginRequest,
+  newCaptcha,
+  registerUser,
+  uniqueEmail,
+} from '../support/accounts';
+import { decodedMail, useFakeSmtp } from '../support/mail';
+import { useTestApp } from '../support/test-server';
 
-interface ReceivedMail {
-  to: string;
-  raw: string;
-}
-
-const inbox: ReceivedMail[] = [];
-const smtp = new SMTPServer({
-  authOptional: true,
-  disabledCommands: ['STARTTLS'],
-  onData(stream, session, callback) {
-    let raw = '';
-    stream.on('data', (chunk) => (raw += chunk));
-    stream.on('end', () => {
-      inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','), raw });
-      callback();
-    });
-  },
-});
-
-let server: TestServer;
-beforeAll(async () => {
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as AddressInfo).port;
-  server = await startTestServer({ ...ACCOUNT_TEST_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` });
-});
-afterAll(async () => {
-  await server?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
-
-/** The text of a received message: its quoted-printable or base64 body and encoded-word subject, decoded. */
-function decoded(raw: string): string {
-  const bytes = (text: string) => Buffer.from(text, 'latin1');
-  const unQuote = (text: string) => text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_whole, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  const subject = [...raw.matchAll(/=\?UTF-8\?([BQ])\?([^?]*)\?=/gi)]
-    .map(([, kind, text]) => (kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64') : bytes(unQuote(text.replace(/_/g, ' ')))).toString('utf8'))
-    .join('');
-  const base64 = [...raw.matchAll(/\r?\n\r?\n([A-Za-z0-9+/=\r\n]{20,})/g)].map((match) => Buffer.from(match[1].replace(/\s/g, ''), 'base64').toString('utf8'));
-  return [subject, bytes(unQuote(raw)).toString('utf8'), ...base64].join('\n');
-}
+const smtp = useFakeSmtp();
+const server = useTestApp(() => ({ ...ACCOUNT_TEST_ENV, SMTP_URL: smtp.url }));
 
 async function sendCode(email: string, lang = 'en') {
-  return server.request('/v1/user/sendCode', { method: 'POST', body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(server) }, headers: { lang } });
+  return server.request('/v1/user/sendCode', {
+    method: 'POST',
+    body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(server) },
+    headers: { lang },
+  });
 }
 
 async function codeFor(email: string): Promise<string> {
-  for (let wait = 0; wait < 50; wait++) {
-    const mail = [...inbox].reverse().find((item) => item.to === email);
-    if (mail) return /verification code is (\d{6})|验证码是 (\d{6})/.exec(decoded(mail.raw))!.slice(1).find(Boolean)!;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no mail for ${email}`);
+  const mail = await smtp.waitFor((item) => item.to === email);
+  return /verification code is (\d{6})|验证码是 (\d{6})/.exec(decodedMail(mail.raw))!.slice(1).find(Boolean)!;
 }
 
 /** A second code for the same address once the 60 s resend wait is over (the wait itself is tested above). */
 async function sendCodeAgainLater(email: string) {
   await server.ctx.kv.delete(`code-resend:${subjectKey(email)}`);
-  for (let index = inbox.length - 1; index >= 0; index--) if (inbox[index].to === email) inbox.splice(index, 1);
+  for (let index = smtp.inbox.length - 1; index >= 0; index--)
+    if (smtp.inbox[index]!.to === email) smtp.inbox.splice(index, 1);
   const response = await sendCode(email);
   expect(response.body.code).toBe(200);
 }
@@ -80,7 +49,7 @@ describe('POST /v1/user/sendCode', () => {
     expect(response.body).toEqual({ code: 200, msg: '验证码已发送，请查收邮件', data: { resend_after: 60 } });
     const code = await codeFor(email);
     expect(code).toMatch(/^\d{6}$/);
-    const mail = decoded(inbox.find((item) => item.to === email)!.raw);
+    const mail = decodedMail(smtp.inbox.find((item) => item.to === email)!.raw);
     expect(mail).toContain('您在 光织良品 的验证码');
     expect(mail).toContain('分钟内有效');
     expect(mail).toContain('光织良品');
@@ -114,7 +83,11 @@ describe('POST /v1/user/sendCode', () => {
   });
 
   it('says "Please enter your email address" without an email', async () => {
-    const response = await server.request('/v1/user/sendCode', { method: 'POST', body: { dots: TEST_CAPTCHA, key: 'k' }, headers: { lang: 'en' } });
+    const response = await server.request('/v1/user/sendCode', {
+      method: 'POST',
+      body: { dots: TEST_CAPTCHA, key: 'k' },
+      headers: { lang: 'en' },
+    });
     expect(response.body).toEqual({ code: 400, msg: 'Please enter your email address', data: null });
   });
 
@@ -134,7 +107,11 @@ describe('POST /v1/user/loginByCode', () => {
     await sendCode(user.email);
     const response = await loginByCode(user.email, await codeFor(user.email));
     // The first proof of the address drops the password chosen before it (it may be a squatter's).
-    expect(response.body).toMatchObject({ code: 200, msg: 'Login successful', data: { user: { uid: user.uid, has_password: false } } });
+    expect(response.body).toMatchObject({
+      code: 200,
+      msg: 'Login successful',
+      data: { user: { uid: user.uid, has_password: false } },
+    });
     expect(response.headers.getSetCookie().some((cookie) => cookie.startsWith('access_token='))).toBe(true);
   });
 
@@ -143,7 +120,9 @@ describe('POST /v1/user/loginByCode', () => {
     await sendCode(squatter.email);
     const owner = await loginByCode(squatter.email, await codeFor(squatter.email));
     expect(owner.body.code).toBe(200);
-    const squatterSession = await server.request('/v1/user/info', { headers: { token: squatter.token, sign: squatter.sign } });
+    const squatterSession = await server.request('/v1/user/info', {
+      headers: { token: squatter.token, sign: squatter.sign },
+    });
     expect(squatterSession.body.code).toBe(302);
     const squatterLogin = await loginRequest(server, squatter.email, squatter.password);
     expect(squatterLogin.body.code).toBe(400);
@@ -170,6 +149,7 @@ describe('POST /v1/user/loginByCode', () => {
     expect(response.body.data.user).toMatchObject({ email, has_password: false, mobile: '' });
     expect(response.body.data.user.username).toMatch(/^fresh\.buyer\d+$/);
     const [row] = await server.ctx.db.select().from(users).where(eq(users.email, email));
+    if (!row) throw new Error(`no user row for ${email} after the code sign-in`);
     expect(row.passwordHash).toBeNull();
     // Without a password, setting one needs no current password.
     const set = await server.request('/v1/user/password', {
@@ -194,7 +174,11 @@ describe('POST /v1/user/loginByCode', () => {
     await sendCode(email);
     const code = await codeFor(email);
     expect((await loginByCode(email, code)).body.code).toBe(200);
-    expect((await loginByCode(email, code)).body).toEqual({ code: 400, msg: 'The verification code is wrong or has expired', data: null });
+    expect((await loginByCode(email, code)).body).toEqual({
+      code: 400,
+      msg: 'The verification code is wrong or has expired',
+      data: null,
+    });
   });
 
   it('voids the code after five wrong guesses, even for the right one after', async () => {
@@ -215,26 +199,28 @@ describe('POST /v1/user/loginByCode', () => {
     [{ code: '12ab56' }, 'en', 'The verification code is wrong or has expired'],
     [{ email: undefined }, 'zh-cn', '请输入邮箱地址'],
   ])('refuses %o: "%s"', async (overrides, lang, message) => {
-    const response = await server.request('/v1/user/loginByCode', { method: 'POST', body: { email: 'a@example.com', code: '123456', ...overrides }, headers: { lang } });
+    const response = await server.request('/v1/user/loginByCode', {
+      method: 'POST',
+      body: { email: 'a@example.com', code: '123456', ...overrides },
+      headers: { lang },
+    });
     expect(response.body).toEqual({ code: 400, msg: message, data: null });
   });
 });
 
 describe('code rate limits', () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    const port = (smtp.server.address() as AddressInfo).port;
-    limited = await startTestServer({
-      CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
-      RATE_LIMITS: 'sendCode.ip=3/600,sendCode.email=1/3600,loginByCode.ip=3/600,loginByCode.email=2/600',
-      TRUST_PROXY: 'true',
-    });
-  });
-  afterAll(async () => limited?.close());
+  const limited = useTestApp(() => ({
+    CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
+    SMTP_URL: smtp.url,
+    RATE_LIMITS: 'sendCode.ip=3/600,sendCode.email=1/3600,loginByCode.ip=3/600,loginByCode.email=2/600',
+    TRUST_PROXY: 'true',
+  }));
 
   const send = async (email: string) =>
-    limited.request('/v1/user/sendCode', { method: 'POST', body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(limited) } });
+    limited.request('/v1/user/sendCode', {
+      method: 'POST',
+      body: { email, dots: TEST_CAPTCHA, key: await newCaptcha(limited) },
+    });
 
   it('limits codes per email (beyond the 60 s resend wait) and per IP', async () => {
     const email = uniqueEmail('limited');
@@ -247,17 +233,22 @@ describe('code rate limits', () => {
 
   it('limits code guesses per email and per IP', async () => {
     const email = uniqueEmail('guess');
-    const login = (address: string) => limited.request('/v1/user/loginByCode', { method: 'POST', body: { email: address, code: '123456' } });
+    const login = (address: string) =>
+      limited.request('/v1/user/loginByCode', { method: 'POST', body: { email: address, code: '123456' } });
     expect((await login(email)).status).toBe(400);
     expect((await login(email)).status).toBe(400);
     expect((await login(email)).status).toBe(429);
     expect((await login(uniqueEmail('guess'))).status).toBe(429);
   });
 
-  it('does not let a stranger\'s guesses block the owner\'s code sign-in from another address', async () => {
+  it("does not let a stranger's guesses block the owner's code sign-in from another address", async () => {
     const email = uniqueEmail('owner');
     const guess = (ip: string) =>
-      limited.request('/v1/user/loginByCode', { method: 'POST', body: { email, code: '123456' }, headers: { 'x-forwarded-for': ip } });
+      limited.request('/v1/user/loginByCode', {
+        method: 'POST',
+        body: { email, code: '123456' },
+        headers: { 'x-forwarded-for': ip },
+      });
     expect((await guess('198.51.100.40')).status).toBe(400);
     expect((await guess('198.51.100.40')).status).toBe(400);
     expect((await guess('198.51.100.40')).status).toBe(429);

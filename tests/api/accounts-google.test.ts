@@ -1,7 +1,7 @@
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ACCOUNT_TEST_ENV, authHeaders, cookieValue, registerUser, uniqueEmail } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestServer, useTestServer, type TestServer } from '../support/test-server';
 
 const CLIENT_ID = 'shop-test-client';
 const issuer = new OAuth2Server();
@@ -29,7 +29,12 @@ beforeEach(() => {
 });
 
 function googleUser(overrides: Record<string, unknown> = {}) {
-  return { sub: `google-${Math.random().toString(36).slice(2)}`, email: uniqueEmail('google'), email_verified: true, ...overrides };
+  return {
+    sub: `google-${Math.random().toString(36).slice(2)}`,
+    email: uniqueEmail('google'),
+    email_verified: true,
+    ...overrides,
+  };
 }
 
 /** Runs the browser's part of the code flow: our auth_url, the issuer's redirect, our /token_url. */
@@ -68,7 +73,11 @@ describe('Google code flow (PKCE, state, nonce)', () => {
     const token = cookieValue(finish.headers.getSetCookie(), 'access_token')!;
     expect(cookieValue(finish.headers.getSetCookie(), 'csrf_token')).toBeTruthy();
     const info = await server.request('/v1/user/info', { cookies: { access_token: token } });
-    expect(info.body.data).toMatchObject({ email: claims.email, avatar: 'https://lh3.googleusercontent.com/a/photo', has_password: false });
+    expect(info.body.data).toMatchObject({
+      email: claims.email,
+      avatar: 'https://lh3.googleusercontent.com/a/photo',
+      has_password: false,
+    });
   });
 
   it('links to the existing account with the same verified email', async () => {
@@ -77,12 +86,16 @@ describe('Google code flow (PKCE, state, nonce)', () => {
     const { finish } = await codeFlow({ platform: 3 }, { lang: 'zh-cn' });
     expect(finish.headers.get('location')).toBe('/zh-cn/');
     const token = cookieValue(finish.headers.getSetCookie(), 'access_token')!;
-    expect((await server.request('/v1/user/info', { cookies: { access_token: token } })).body.data.uid).toBe(existing.uid);
+    expect((await server.request('/v1/user/info', { cookies: { access_token: token } })).body.data.uid).toBe(
+      existing.uid,
+    );
     // Next time the Google subject alone finds the account, even if the email changed at Google.
     claims = { ...claims, email: uniqueEmail('changed') };
     const again = await codeFlow();
     const second = cookieValue(again.finish.headers.getSetCookie(), 'access_token')!;
-    expect((await server.request('/v1/user/info', { cookies: { access_token: second } })).body.data.uid).toBe(existing.uid);
+    expect((await server.request('/v1/user/info', { cookies: { access_token: second } })).body.data.uid).toBe(
+      existing.uid,
+    );
   });
 
   it('never links by an unverified email', async () => {
@@ -105,39 +118,75 @@ describe('Google code flow (PKCE, state, nonce)', () => {
   it('refuses a callback with a made-up state or a forged code', async () => {
     const made = await server.request('/token_url?code=abc&state=made-up', { headers: { lang: 'en' } });
     expect(made.headers.get('location')).toBe('/en/?login_error=google');
-    const start = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3 }, headers: { lang: 'en' } });
+    const start = await server.request('/v1/user/login/platform', {
+      method: 'POST',
+      body: { platform: 3 },
+      headers: { lang: 'en' },
+    });
     const state = new URL(start.body.data.auth_url).searchParams.get('state')!;
     const forged = await server.request(`/token_url?code=forged&state=${state}`);
     expect(forged.headers.get('location')).toBe('/en/?login_error=google');
   });
 
-  it.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'relative', '/\t/evil.example', '/en\r\nSet-Cookie:x=1', 'javascript:alert(1)', 'http://127.0.0.1:3000@evil.example'])(
-    'refuses the return path %j',
-    async (redirect) => {
-      const response = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3, redirect }, headers: { lang: 'en' } });
-      expect(response.body).toEqual({ code: 400, msg: 'Return path must be a path on this site', data: null });
-    },
-  );
+  it.each([
+    '//evil.example/x',
+    'https://evil.example/',
+    '/\\evil.example',
+    'relative',
+    '/\t/evil.example',
+    '/en\r\nSet-Cookie:x=1',
+    'javascript:alert(1)',
+    'http://127.0.0.1:3000@evil.example',
+  ])('refuses the return path %j', async (redirect) => {
+    const response = await server.request('/v1/user/login/platform', {
+      method: 'POST',
+      body: { platform: 3, redirect },
+      headers: { lang: 'en' },
+    });
+    expect(response.body).toEqual({ code: 400, msg: 'Return path must be a path on this site', data: null });
+  });
 
   it('refuses other platforms', async () => {
-    const response = await server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 1 }, headers: { lang: 'en' } });
+    const response = await server.request('/v1/user/login/platform', {
+      method: 'POST',
+      body: { platform: 1 },
+      headers: { lang: 'en' },
+    });
     expect(response.body.code).toBe(400);
   });
 });
 
 describe('Google ID token (token flow and One Tap)', () => {
   async function idToken(payload: Record<string, unknown>, expiresIn = 600) {
-    return issuer.issuer.buildToken({ expiresIn, scopesOrTransform: (_header, body) => Object.assign(body, { aud: CLIENT_ID, iat: Math.floor(Date.now() / 1000), ...payload }) });
+    return issuer.issuer.buildToken({
+      expiresIn,
+      scopesOrTransform: (_header, body) =>
+        Object.assign(body, { aud: CLIENT_ID, iat: Math.floor(Date.now() / 1000), ...payload }),
+    });
   }
   const post = (token: string, lang = 'en') =>
-    server.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3, id_token: token }, headers: { lang } });
+    server.request('/v1/user/login/platform', {
+      method: 'POST',
+      body: { platform: 3, id_token: token },
+      headers: { lang },
+    });
 
   it('logs in with a valid token: same answer as a password login', async () => {
     const person = googleUser();
     const response = await post(await idToken(person));
-    expect(response.body).toMatchObject({ code: 200, msg: 'Login successful', data: { access_token: expect.any(String), access_sign: expect.any(String), user: { email: person.email } } });
+    expect(response.body).toMatchObject({
+      code: 200,
+      msg: 'Login successful',
+      data: { access_token: expect.any(String), access_sign: expect.any(String), user: { email: person.email } },
+    });
     expect(cookieValue(response.headers.getSetCookie(), 'access_token')).toBe(response.body.data.access_token);
-    expect((await server.request('/v1/user/info', { headers: authHeaders({ token: response.body.data.access_token, sign: response.body.data.access_sign }) })).body.code).toBe(200);
+    expect(
+      (
+        await server.request('/v1/user/info', {
+          headers: authHeaders({ token: response.body.data.access_token, sign: response.body.data.access_sign }),
+        })
+      ).body.code,
+    ).toBe(200);
   });
 
   it('refuses another audience, another issuer, an expired token and a bad signature', async () => {
@@ -149,7 +198,11 @@ describe('Google ID token (token flow and One Tap)', () => {
     const [head, body] = valid.split('.');
     const badSignature = `${head}.${body}.${'A'.repeat(342)}`;
     for (const token of [wrongAudience, wrongIssuer, expired, badSignature, 'not-a-jwt']) {
-      expect((await post(token)).body).toEqual({ code: 400, msg: 'The Google sign-in token is invalid or has expired', data: null });
+      expect((await post(token)).body).toEqual({
+        code: 400,
+        msg: 'The Google sign-in token is invalid or has expired',
+        data: null,
+      });
     }
     expect((await post(expired, 'zh-cn')).body.msg).toBe('Google 登录凭证无效或已过期');
   });
@@ -157,21 +210,25 @@ describe('Google ID token (token flow and One Tap)', () => {
   it('links by verified email only', async () => {
     const existing = await registerUser(server);
     const unverified = await post(await idToken(googleUser({ email: existing.email, email_verified: false })));
-    expect(unverified.body).toEqual({ code: 400, msg: 'Your Google account has no verified email address', data: null });
+    expect(unverified.body).toEqual({
+      code: 400,
+      msg: 'Your Google account has no verified email address',
+      data: null,
+    });
     const verified = await post(await idToken(googleUser({ email: existing.email })));
     expect(verified.body.data.user.uid).toBe(existing.uid);
   });
 });
 
 describe('without GOOGLE_CLIENT_ID', () => {
-  let plain: TestServer;
-  beforeAll(async () => {
-    plain = await startTestServer({ GOOGLE_CLIENT_ID: undefined });
-  });
-  afterAll(async () => plain?.close());
+  const plain = useTestServer({ GOOGLE_CLIENT_ID: undefined });
 
   it("answers 'clientId is required' and publishes an empty client_id", async () => {
-    const response = await plain.request('/v1/user/login/platform', { method: 'POST', body: { platform: 3 }, headers: { lang: 'en' } });
+    const response = await plain.request('/v1/user/login/platform', {
+      method: 'POST',
+      body: { platform: 3 },
+      headers: { lang: 'en' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ code: 400, msg: 'clientId is required', data: null });
     expect((await plain.request('/v1/siteManage')).body.data.client_id).toBe('');

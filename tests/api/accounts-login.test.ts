@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../server/db/schema';
 import {
   ACCOUNT_TEST_ENV,
+  GENEROUS_RATE_LIMITS,
   TEST_CAPTCHA,
   authHeaders,
   cookieValue,
@@ -11,13 +12,9 @@ import {
   registerUser,
   uniqueEmail,
 } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestApp, useTestApp, type TestApp } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ACCOUNT_TEST_ENV);
-});
-afterAll(async () => server?.close());
+const server = useTestApp(ACCOUNT_TEST_ENV);
 
 describe('POST /v1/user/login', () => {
   it('answers tokens, expiry and the user, and sets the httpOnly Lax session cookie and the CSRF cookie', async () => {
@@ -26,7 +23,11 @@ describe('POST /v1/user/login', () => {
     expect(response.body).toMatchObject({
       code: 200,
       msg: '登录成功',
-      data: { access_token: expect.any(String), access_sign: expect.any(String), user: { uid: user.uid, email: user.email, mobile: '150****5678' } },
+      data: {
+        access_token: expect.any(String),
+        access_sign: expect.any(String),
+        user: { uid: user.uid, email: user.email, mobile: '150****5678' },
+      },
     });
     const lifetime = Date.parse(response.body.data.expires_at) - Date.now();
     expect(lifetime).toBeGreaterThan(29 * 24 * 3600 * 1000);
@@ -42,7 +43,11 @@ describe('POST /v1/user/login', () => {
     const token = cookieValue(cookies, 'access_token')!;
     const csrf = cookieValue(cookies, 'csrf_token')!;
     expect((await server.request('/v1/user/info', { cookies: { access_token: token } })).body.data.uid).toBe(user.uid);
-    const write = await server.request('/v1/user/info', { method: 'PUT', body: { sex: 1 }, cookies: { access_token: token, csrf_token: csrf } });
+    const write = await server.request('/v1/user/info', {
+      method: 'PUT',
+      body: { sex: 1 },
+      cookies: { access_token: token, csrf_token: csrf },
+    });
     expect(write.status).toBe(403);
     const echoed = await server.request('/v1/user/info', {
       method: 'PUT',
@@ -69,10 +74,13 @@ describe('POST /v1/user/login', () => {
       for (let attempt = 0; attempt < 3; attempt++) {
         const key = await newCaptcha(server);
         const started = performance.now();
-        await server.request('/v1/user/login', { method: 'POST', body: { email, password: 'not it', dots: TEST_CAPTCHA, key } });
+        await server.request('/v1/user/login', {
+          method: 'POST',
+          body: { email, password: 'not it', dots: TEST_CAPTCHA, key },
+        });
         times.push(performance.now() - started);
       }
-      return times.sort((a, b) => a - b)[1];
+      return times.sort((a, b) => a - b)[1]!;
     };
     const known = await median(user.email);
     const unknown = await median(uniqueEmail('timing'));
@@ -110,18 +118,18 @@ describe('POST /v1/user/login', () => {
 });
 
 describe('failed sign-ins slow the failing client, not the account', () => {
-  let locking: TestServer;
+  let locking: TestApp;
   // Client addresses come from X-Forwarded-For behind a trusted proxy, so one test can be several clients.
   const from = (ip: string, headers: Record<string, string> = {}) => ({ 'x-forwarded-for': ip, ...headers });
   const lockKey = async (email: string, client: string) => {
-    const { subjectKey } = await import('../../server/domains/customers/rate-limits');
+    const { subjectKey } = await import('../../server/shared/rate-limits');
     return `login:lock:${subjectKey(email)}:${subjectKey(client)}`;
   };
   beforeAll(async () => {
-    locking = await startTestServer({
+    locking = await startTestApp({
       ...ACCOUNT_TEST_ENV,
       TRUST_PROXY: 'true',
-      RATE_LIMITS: `${ACCOUNT_TEST_ENV.RATE_LIMITS},login.failures.client=3/3600,login.lock.seconds=30/900,login.failures.account=6/3600,login.slow.seconds=10/10`,
+      RATE_LIMITS: `${GENEROUS_RATE_LIMITS},login.failures.client=3/3600,login.lock.seconds=30/900,login.failures.account=6/3600,login.slow.seconds=10/10`,
     });
   });
   afterAll(async () => locking?.close());
@@ -129,10 +137,13 @@ describe('failed sign-ins slow the failing client, not the account', () => {
   it('locks the failing client out of the account with a doubling delay, in both languages', async () => {
     const user = await registerUser(locking);
     const attacker = from('198.51.100.7');
-    for (let attempt = 0; attempt < 3; attempt++) expect((await loginRequest(locking, user.email, 'wrong', attacker)).body.code).toBe(400);
+    for (let attempt = 0; attempt < 3; attempt++)
+      expect((await loginRequest(locking, user.email, 'wrong', attacker)).body.code).toBe(400);
     const locked = await loginRequest(locking, user.email, user.password, from('198.51.100.7', { lang: 'en' }));
     expect(locked.status).toBe(429);
-    expect(locked.body.msg).toMatch(/^Too many failed sign-in attempts from here. Please try again in (2[6-9]|30) seconds$/);
+    expect(locked.body.msg).toMatch(
+      /^Too many failed sign-in attempts from here. Please try again in (2[6-9]|30) seconds$/,
+    );
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(25);
     expect(Number(locked.headers.get('retry-after'))).toBeLessThanOrEqual(30);
     const lockedZh = await loginRequest(locking, user.email, 'wrong', from('198.51.100.7', { lang: 'zh-cn' }));
@@ -148,26 +159,30 @@ describe('failed sign-ins slow the failing client, not the account', () => {
 
   it('lets the owner in with the right password from another address while the attacker is locked', async () => {
     const user = await registerUser(locking);
-    for (let attempt = 0; attempt < 5; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.8'));
+    for (let attempt = 0; attempt < 5; attempt++)
+      await loginRequest(locking, user.email, 'wrong', from('198.51.100.8'));
     expect((await loginRequest(locking, user.email, user.password, from('198.51.100.8'))).status).toBe(429);
     const owner = await loginRequest(locking, user.email, user.password, from('203.0.113.20'));
     expect(owner.status).toBe(200);
     expect(owner.body.data.user.email).toBe(user.email);
   });
 
-  it('slows every unknown client to one try per interval when many addresses guess at one account, but not the owner\'s known address', async () => {
+  it("slows every unknown client to one try per interval when many addresses guess at one account, but not the owner's known address", async () => {
     const user = await registerUser(locking);
     // The owner has signed in from this address before.
     expect((await loginRequest(locking, user.email, user.password, from('203.0.113.30'))).status).toBe(200);
     // Six failures spread over three addresses (two each: none of them is locked).
     for (const ip of ['192.0.2.1', '192.0.2.2', '192.0.2.3']) {
-      for (let attempt = 0; attempt < 2; attempt++) expect((await loginRequest(locking, user.email, 'wrong', from(ip))).status).toBe(400);
+      for (let attempt = 0; attempt < 2; attempt++)
+        expect((await loginRequest(locking, user.email, 'wrong', from(ip))).status).toBe(400);
     }
     // A new address may try once, then waits seconds, not minutes.
     expect((await loginRequest(locking, user.email, 'wrong', from('192.0.2.4'))).status).toBe(400);
     const slowed = await loginRequest(locking, user.email, 'wrong', from('192.0.2.4', { lang: 'en' }));
     expect(slowed.status).toBe(429);
-    expect(slowed.body.msg).toMatch(/^This account has had many failed sign-in attempts, so each try must wait. Please try again in (9|10) seconds$/);
+    expect(slowed.body.msg).toMatch(
+      /^This account has had many failed sign-in attempts, so each try must wait. Please try again in (9|10) seconds$/,
+    );
     expect(Number(slowed.headers.get('retry-after'))).toBeLessThanOrEqual(10);
     // A clean client with the right password gets in on its first try.
     expect((await loginRequest(locking, user.email, user.password, from('203.0.113.31'))).status).toBe(200);
@@ -184,22 +199,24 @@ describe('failed sign-ins slow the failing client, not the account', () => {
 
   it('forgives a client its failures once it signs in', async () => {
     const user = await registerUser(locking);
-    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
+    for (let attempt = 0; attempt < 2; attempt++)
+      await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
     expect((await loginRequest(locking, user.email, user.password, from('198.51.100.10'))).body.code).toBe(200);
-    for (let attempt = 0; attempt < 2; attempt++) await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
+    for (let attempt = 0; attempt < 2; attempt++)
+      await loginRequest(locking, user.email, 'wrong', from('198.51.100.10'));
     expect((await loginRequest(locking, user.email, user.password, from('198.51.100.10'))).body.code).toBe(200);
   });
 });
 
 describe('login rate limits', () => {
-  let limited: TestServer;
-  beforeAll(async () => {
-    limited = await startTestServer({ CAPTCHA_TEST_ANSWER: TEST_CAPTCHA, RATE_LIMITS: 'login.ip=4/600,captcha.ip=1000/60' });
+  const limited = useTestApp({
+    CAPTCHA_TEST_ANSWER: TEST_CAPTCHA,
+    RATE_LIMITS: `${GENEROUS_RATE_LIMITS},login.ip=4/600`,
   });
-  afterAll(async () => limited?.close());
 
   it('limits attempts per client address across accounts', async () => {
-    for (let attempt = 0; attempt < 4; attempt++) expect((await loginRequest(limited, uniqueEmail('limit'), 'x')).status).toBe(400);
+    for (let attempt = 0; attempt < 4; attempt++)
+      expect((await loginRequest(limited, uniqueEmail('limit'), 'x')).status).toBe(400);
     const fifth = await loginRequest(limited, uniqueEmail('limit'), 'x', { lang: 'en' });
     expect(fifth.status).toBe(429);
     expect(fifth.body.msg).toMatch(/^Too many requests. Please try again in \d+ seconds$/);
@@ -211,18 +228,30 @@ describe('sessions: logout, profile and password', () => {
   it('logs out this session only, clearing the cookie', async () => {
     const user = await registerUser(server);
     const second = (await loginRequest(server, user.email, user.password)).body.data;
-    const logout = await server.request('/v1/user/logout', { method: 'POST', body: {}, headers: authHeaders(user, { lang: 'en' }) });
+    const logout = await server.request('/v1/user/logout', {
+      method: 'POST',
+      body: {},
+      headers: authHeaders(user, { lang: 'en' }),
+    });
     expect(logout.body).toEqual({ code: 200, msg: 'Logged out', data: null });
-    expect(logout.headers.getSetCookie().find((cookie) => cookie.startsWith('access_token='))).toMatch(/access_token=;.*(Expires=Thu, 01 Jan 1970|Max-Age=0)/);
+    expect(logout.headers.getSetCookie().find((cookie) => cookie.startsWith('access_token='))).toMatch(
+      /access_token=;.*(Expires=Thu, 01 Jan 1970|Max-Age=0)/,
+    );
     expect((await server.request('/v1/user/info', { headers: authHeaders(user) })).body.code).toBe(302);
-    expect((await server.request('/v1/user/info', { headers: { token: second.access_token, sign: second.access_sign } })).body.code).toBe(200);
+    expect(
+      (await server.request('/v1/user/info', { headers: { token: second.access_token, sign: second.access_sign } }))
+        .body.code,
+    ).toBe(200);
   });
 
   it('logs out every session with all: true', async () => {
     const user = await registerUser(server);
     const second = (await loginRequest(server, user.email, user.password)).body.data;
     await server.request('/v1/user/logout', { method: 'POST', body: { all: true }, headers: authHeaders(user) });
-    expect((await server.request('/v1/user/info', { headers: { token: second.access_token, sign: second.access_sign } })).body.code).toBe(302);
+    expect(
+      (await server.request('/v1/user/info', { headers: { token: second.access_token, sign: second.access_sign } }))
+        .body.code,
+    ).toBe(302);
   });
 
   it('needs a session to log out (301)', async () => {
@@ -254,10 +283,22 @@ describe('sessions: logout, profile and password', () => {
       body: { username: `${user.username}x`, avatar: 'https://lh3.googleusercontent.com/a/pic', sex: 2 },
       headers: authHeaders(user, { lang: 'en' }),
     });
-    expect(changed.body).toMatchObject({ code: 200, msg: 'Saved', data: { username: `${user.username}x`, avatar: 'https://lh3.googleusercontent.com/a/pic', sex: 2 } });
-    const taken = await server.request('/v1/user/info', { method: 'PUT', body: { username: other.username }, headers: authHeaders(user, { lang: 'en' }) });
+    expect(changed.body).toMatchObject({
+      code: 200,
+      msg: 'Saved',
+      data: { username: `${user.username}x`, avatar: 'https://lh3.googleusercontent.com/a/pic', sex: 2 },
+    });
+    const taken = await server.request('/v1/user/info', {
+      method: 'PUT',
+      body: { username: other.username },
+      headers: authHeaders(user, { lang: 'en' }),
+    });
     expect(taken.body).toEqual({ code: 409, msg: 'This username is already taken', data: null });
-    const bad = await server.request('/v1/user/info', { method: 'PUT', body: { sex: 5 }, headers: authHeaders(user, { lang: 'en' }) });
+    const bad = await server.request('/v1/user/info', {
+      method: 'PUT',
+      body: { sex: 5 },
+      headers: authHeaders(user, { lang: 'en' }),
+    });
     expect(bad.body.msg).toBe('Sex must be one of 0, 1, 2');
     expect((await server.request('/v1/user/info', { method: 'PUT', body: { sex: 1 } })).body.code).toBe(301);
   });
@@ -265,7 +306,11 @@ describe('sessions: logout, profile and password', () => {
   it('PUT /user/password checks the current password and logs out the other sessions', async () => {
     const user = await registerUser(server);
     const other = (await loginRequest(server, user.email, user.password)).body.data;
-    const missing = await server.request('/v1/user/password', { method: 'PUT', body: { new_password: 'brand new secret' }, headers: authHeaders(user, { lang: 'en' }) });
+    const missing = await server.request('/v1/user/password', {
+      method: 'PUT',
+      body: { new_password: 'brand new secret' },
+      headers: authHeaders(user, { lang: 'en' }),
+    });
     expect(missing.body).toEqual({ code: 400, msg: 'Please enter your current password', data: null });
     const wrong = await server.request('/v1/user/password', {
       method: 'PUT',
@@ -286,7 +331,10 @@ describe('sessions: logout, profile and password', () => {
     });
     expect(ok.body.code).toBe(200);
     expect((await server.request('/v1/user/info', { headers: authHeaders(user) })).body.code).toBe(200);
-    expect((await server.request('/v1/user/info', { headers: { token: other.access_token, sign: other.access_sign } })).body.code).toBe(302);
+    expect(
+      (await server.request('/v1/user/info', { headers: { token: other.access_token, sign: other.access_sign } })).body
+        .code,
+    ).toBe(302);
     expect((await loginRequest(server, user.email, user.password)).body.code).toBe(400);
     expect((await loginRequest(server, user.email, 'brand new secret')).body.code).toBe(200);
   });
@@ -296,7 +344,11 @@ describe('sliding expiry', () => {
   async function nearExpiry(user: { token: string; sign: string }, days: number) {
     const info = await server.request('/v1/user/info', { headers: authHeaders(user) });
     const [row] = await server.ctx.db.select().from(sessions).where(eq(sessions.userId, info.body.data.uid));
-    await server.ctx.db.update(sessions).set({ expiresAt: new Date(Date.now() + days * 24 * 3600 * 1000) }).where(eq(sessions.userId, row.userId));
+    if (!row) throw new Error(`no session row for user ${info.body.data.uid}`);
+    await server.ctx.db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() + days * 24 * 3600 * 1000) })
+      .where(eq(sessions.userId, row.userId));
   }
 
   it('leaves a fresh session alone', async () => {
@@ -321,7 +373,13 @@ describe('sliding expiry', () => {
     const old = await server.request('/v1/user/info', { headers: authHeaders(user) });
     expect(old.body.code).toBe(200);
     expect(old.headers.get('refresh-token')).toBeNull();
-    const [oldRow] = await server.ctx.db.select().from(sessions).where(eq(sessions.tokenHash, (await import('../../server/domains/customers/sessions.service')).hashToken(user.token)));
+    const [oldRow] = await server.ctx.db
+      .select()
+      .from(sessions)
+      .where(
+        eq(sessions.tokenHash, (await import('../../server/domains/customers/sessions.service')).hashToken(user.token)),
+      );
+    if (!oldRow) throw new Error('no session row for the old token');
     expect(oldRow.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
     // The old sign does not fit the new token: the sign changes with the token.
     expect((await server.request('/v1/user/info', { headers: { token, sign: user.sign } })).body.code).toBe(302);
@@ -341,7 +399,9 @@ describe('sliding expiry', () => {
   it('rotates once when concurrent requests arrive together', async () => {
     const user = await registerUser(server);
     await nearExpiry(user, 1);
-    const answers = await Promise.all(Array.from({ length: 4 }, () => server.request('/v1/user/info', { headers: authHeaders(user) })));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => server.request('/v1/user/info', { headers: authHeaders(user) })),
+    );
     expect(answers.every((answer) => answer.body.code === 200)).toBe(true);
     expect(answers.filter((answer) => answer.headers.get('refresh-token')).length).toBe(1);
   });
@@ -351,6 +411,8 @@ describe('sliding expiry', () => {
     await nearExpiry(user, -1);
     const expired = await server.request('/v1/user/info', { cookies: { access_token: user.token } });
     expect(expired.body.code).toBe(302);
-    expect(expired.headers.getSetCookie().find((cookie) => cookie.startsWith('access_token='))).toMatch(/access_token=;/);
+    expect(expired.headers.getSetCookie().find((cookie) => cookie.startsWith('access_token='))).toMatch(
+      /access_token=;/,
+    );
   });
 });

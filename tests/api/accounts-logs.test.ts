@@ -19,7 +19,9 @@ async function call(url: string, method: string, body?: unknown, headers: Record
 // A fresh embedded database pays for initdb first; on a busy 2-core machine that alone can take a minute.
 describe('tokens, signs, passwords, codes, emails and phones never reach the logs', { timeout: 240_000 }, () => {
   it('holds for register, login, emailed code and authenticated calls', async () => {
-    const database = postgresAdminUrl ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') }) : undefined;
+    const database = postgresAdminUrl
+      ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') })
+      : undefined;
     await database?.handle.close();
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-logs-'));
     const server = spawnServer(
@@ -37,7 +39,8 @@ describe('tokens, signs, passwords, codes, emails and phones never reach the log
     );
     try {
       await waitForReady(server.url, 180_000);
-      const captcha = async () => (await call(`${server.url}/v1/captcha`, 'POST', { captcha_type: 'digit' })).body.data.id;
+      const captcha = async () =>
+        (await call(`${server.url}/v1/captcha`, 'POST', { captcha_type: 'digit' })).body.data.id;
       const password = 'Very-Secret-Password-77';
       const email = `logs-${Date.now()}@example.com`;
       const registered = await call(`${server.url}/v1/user/registe`, 'POST', {
@@ -51,17 +54,30 @@ describe('tokens, signs, passwords, codes, emails and phones never reach the log
       const { access_token: token, access_sign: sign } = registered.body.data;
       await call(`${server.url}/v1/user/login`, 'POST', { email, password, dots: TEST_CAPTCHA, key: await captcha() });
       await call(`${server.url}/v1/user/info`, 'GET', undefined, { token, sign });
-      await call(`${server.url}/v1/user/sendCode`, 'POST', { email, dots: TEST_CAPTCHA, key: await captcha() }, { lang: 'en' });
+      await call(
+        `${server.url}/v1/user/sendCode`,
+        'POST',
+        { email, dots: TEST_CAPTCHA, key: await captcha() },
+        { lang: 'en' },
+      );
       const outbox = path.join(dataDir, 'outbox');
-      const mail = fs.readFileSync(path.join(outbox, fs.readdirSync(outbox)[0]), 'utf8');
+      const [mailFile] = fs.readdirSync(outbox);
+      if (mailFile === undefined) throw new Error(`no mail in ${outbox} after sendCode`);
+      const mail = fs.readFileSync(path.join(outbox, mailFile), 'utf8');
       const code = /verification code is (\d{6})/.exec(mail.replace(/=\r?\n/g, ''))![1];
       const byCode = await call(`${server.url}/v1/user/loginByCode`, 'POST', { email, code });
       expect(byCode.body.code).toBe(200);
-      await call(`${server.url}/v1/user/password`, 'PUT', { old_password: password, new_password: 'Another-Secret-99' }, { token, sign });
+      await call(
+        `${server.url}/v1/user/password`,
+        'PUT',
+        { old_password: password, new_password: 'Another-Secret-99' },
+        { token, sign },
+      );
 
       const log = server.output();
       expect(log).toContain('mail written to the local outbox');
-      for (const secret of [token, sign, byCode.body.data.access_token, password, 'Another-Secret-99', code]) expect(log).not.toContain(secret);
+      for (const secret of [token, sign, byCode.body.data.access_token, password, 'Another-Secret-99', code])
+        expect(log).not.toContain(secret);
       // Personal data is masked, not only secrets: the outbox line names the buyer as l***@example.com.
       expect(log).not.toContain(email);
       expect(log).not.toContain('13812345678');

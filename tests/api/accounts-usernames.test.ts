@@ -1,20 +1,22 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema';
 import { backfillUsernameKeys } from '../../server/domains/customers/accounts.service';
 import { hashPassword } from '../../server/domains/customers/passwords';
-import { ACCOUNT_TEST_ENV, TEST_CAPTCHA, authHeaders, loginRequest, newCaptcha, registerUser, uniqueEmail } from '../support/accounts';
-import { startTestServer, type TestServer } from '../support/test-server';
+import {
+  ACCOUNT_TEST_ENV,
+  authHeaders,
+  loginRequest,
+  registerRequest,
+  registerUser,
+  uniqueEmail,
+} from '../support/accounts';
+import { useTestApp } from '../support/test-server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer(ACCOUNT_TEST_ENV);
-});
-afterAll(async () => server?.close());
+const server = useTestApp(ACCOUNT_TEST_ENV);
 
 async function registerAs(username: string, lang = 'en') {
-  const body = { username, mobile: '13912345678', email: uniqueEmail('name'), password: 'long enough password', dots: TEST_CAPTCHA, key: await newCaptcha(server) };
-  return server.request('/v1/user/registe', { method: 'POST', body, headers: { lang } });
+  return registerRequest(server, { username }, { lang });
 }
 
 describe('one name however it is written', () => {
@@ -41,7 +43,11 @@ describe('one name however it is written', () => {
       msg: 'A username cannot mix letters of different alphabets (such as Latin and Cyrillic)',
       data: null,
     });
-    expect((await registerAs(spoof, 'zh-cn')).body).toEqual({ code: 400, msg: '用户名不能混用不同字母体系的字母（如拉丁字母与西里尔字母）', data: null });
+    expect((await registerAs(spoof, 'zh-cn')).body).toEqual({
+      code: 400,
+      msg: '用户名不能混用不同字母体系的字母（如拉丁字母与西里尔字母）',
+      data: null,
+    });
   });
 
   it('refuses a name that looks like a taken one', async () => {
@@ -66,9 +72,16 @@ describe('one name however it is written', () => {
   it('applies the same rules to a rename', async () => {
     expect((await registerAs('Mallory')).status).toBe(200);
     const user = await registerUser(server);
-    const rename = (username: string) => server.request('/v1/user/info', { method: 'PUT', body: { username }, headers: authHeaders(user, { lang: 'en' }) });
+    const rename = (username: string) =>
+      server.request('/v1/user/info', {
+        method: 'PUT',
+        body: { username },
+        headers: authHeaders(user, { lang: 'en' }),
+      });
     expect((await rename('MALLORY')).body.msg).toBe('This username is already taken');
-    expect((await rename('MaIIory')).body.msg).toBe('This username looks too much like one already taken. Please choose another');
+    expect((await rename('MaIIory')).body.msg).toBe(
+      'This username looks too much like one already taken. Please choose another',
+    );
     expect((await rename('M\u0430llory')).body.code).toBe(400);
     // Changing only the case of one's own name is allowed.
     expect((await rename(user.username.toUpperCase())).body.code).toBe(200);
@@ -91,17 +104,23 @@ describe('accounts made before the username keys', () => {
     const filled = await server.ctx.db
       .select()
       .from(users)
-      .where(inArray(users.id, rows.map((row) => row.id)))
+      .where(
+        inArray(
+          users.id,
+          rows.map((row) => row.id),
+        ),
+      )
       .orderBy(users.id);
     expect(filled.map((row) => [row.username, row.usernameKey, row.usernameSkeleton])).toEqual([
       ['Legacy', 'legacy', 'legacy'],
-      ['legacy', `legacy#${rows[1].id}`, `legacy#${rows[1].id}`],
+      ['legacy', `legacy#${rows[1]!.id}`, `legacy#${rows[1]!.id}`],
     ]);
     expect(await backfillUsernameKeys(server.ctx)).toBe(0);
 
-    for (const row of rows) expect((await loginRequest(server, row.email, 'legacy password 1')).body.data.user.username).toBe(row.username);
+    for (const row of rows)
+      expect((await loginRequest(server, row.email, 'legacy password 1')).body.data.user.username).toBe(row.username);
     expect((await registerAs('LEGACY')).status).toBe(409);
-    const [first] = await server.ctx.db.select().from(users).where(eq(users.id, rows[0].id));
-    expect(first.username).toBe('Legacy');
+    const [first] = await server.ctx.db.select().from(users).where(eq(users.id, rows[0]!.id));
+    expect(first?.username).toBe('Legacy');
   });
 });

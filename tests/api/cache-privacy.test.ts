@@ -1,40 +1,29 @@
 import http from 'node:http';
-import Fastify from 'fastify';
-import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { registerRequestContext } from '../../server/http/request-context';
-import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from '../../server/http/response-cache';
-import { markPersonal, type AppContext } from '../../server/shared/context';
-import { createMemoryStore } from '../../server/shared/kv-store';
+import { markPersonal } from '../../server/context';
+import { cacheOnlyApp, listenLocally } from '../support/cache-only-app';
+import { rawGet as rawHttpGet } from '../support/raw-http';
 import { makeBuyer, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestServer, useTestServer } from '../support/test-server';
+import type { FastifyRequest } from 'fastify';
 
 /**
  * The response cache and the sign-in must agree on who is signed in (issue 11): whatever a
  * signed-in request looks like, its answer is never stored under, nor served from, the
  * anonymous entries, and personal answers tell every cache on the way not to keep them.
  */
-let server: TestServer;
+const server = useTestServer();
 let buyer: Buyer;
 
 beforeAll(async () => {
-  server = await startTestServer();
   buyer = await makeBuyer(server);
 });
-afterAll(() => server?.close());
 
-/** A raw GET that sends the Cookie header exactly as given (several values: several headers). */
-function rawGet(path: string, headers: Record<string, string | string[]> = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    http
-      .get(server.url + path, { headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString() }));
-      })
-      .on('error', reject);
-  });
+/** A raw GET of the shop that sends the Cookie header exactly as given (several values: several headers). */
+async function rawGet(path: string, headers: Record<string, string | string[]> = {}) {
+  const response = await rawHttpGet(server.url + path, headers);
+  return { ...response, body: response.body.toString() };
 }
 
 /** Ways a browser, a proxy or an attacker may write the session cookie. */
@@ -55,10 +44,12 @@ const signedInCookies = (token: string): Array<[string, string | string[]]> => [
 ];
 
 describe('signed-in requests and the anonymous entries', () => {
-  it.each(['/en/my/account', '/en/faq?page=301', '/zh-cn/product/cate/2'])(
+  it.each(['/en/my/account', '/en/my/order', '/en/cart'])(
     'no way of writing the session cookie stores or receives a cached page: %s',
     async (path) => {
-      for (const [variant, cookie] of signedInCookies(buyer.headers.token)) {
+      const { token } = buyer.headers;
+      if (token === undefined) throw new Error('the buyer has no session token');
+      for (const [variant, cookie] of signedInCookies(token)) {
         for (let attempt = 0; attempt < 2; attempt += 1) {
           const signedIn = await rawGet(path, { cookie });
           expect(signedIn.headers['x-cache'], variant).toBeUndefined();
@@ -69,6 +60,24 @@ describe('signed-in requests and the anonymous entries', () => {
         expect(anonymous.body, variant).not.toContain(buyer.username);
         expect(anonymous.body, variant).not.toContain('Log out');
         expect(anonymous.headers['cache-control'], variant).not.toBe('private, no-store');
+      }
+    },
+  );
+
+  // Issue 13: catalogue pages are one document for everyone; the session is not even read.
+  it.each(['/en/faq?page=301', '/zh-cn/product/cate/2', '/en/product/1', '/en/'])(
+    'however the session cookie is written, a signed-in buyer gets the shared page, which names nobody: %s',
+    async (path) => {
+      const { token } = buyer.headers;
+      if (token === undefined) throw new Error('the buyer has no session token');
+      await rawGet(path);
+      for (const [variant, cookie] of signedInCookies(token)) {
+        const signedIn = await rawGet(path, { cookie });
+        expect(signedIn.status, variant).toBe(200);
+        expect(signedIn.headers['x-cache'], variant).toBe('hit');
+        expect(signedIn.headers['cache-control'], variant).not.toBe('private, no-store');
+        expect(signedIn.body, variant).not.toContain(buyer.email);
+        expect(signedIn.body, variant).not.toContain(buyer.username);
       }
     },
   );
@@ -86,14 +95,29 @@ describe('signed-in requests and the anonymous entries', () => {
     expect(stranger.body).not.toContain(buyer.email);
   });
 
-  it('a page cached for visitors is not served to a request that presents a session, even an invalid one', async () => {
+  it('a form post to a catalogue page still reads the session (an action may need to know whose it is)', async () => {
+    const answer = await server.request('/en/product/1', {
+      method: 'POST',
+      cookies: { access_token: buyer.headers.token ?? '' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      rawBody: 'intent=nothing',
+    });
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    expect(answer.headers.get('x-cache')).toBeNull();
+  });
+
+  it('a render for a signed-in buyer is the anonymous page, stored and then served to strangers as is', async () => {
     const path = '/en/faq?page=302';
-    await rawGet(path);
-    expect((await rawGet(path)).headers['x-cache']).toBe('hit');
-    for (const cookie of ['access_token =stale', 'access_token=', 'x=1; access_token\t=stale']) {
-      expect((await rawGet(path, { cookie })).headers['x-cache'], cookie).toBeUndefined();
+    const cookie = `access_token=${buyer.headers.token}`;
+    const first = await rawGet(path, { cookie });
+    expect(first.headers['x-cache']).toBe('miss');
+    expect(first.body).not.toContain(buyer.username);
+    const stranger = await rawGet(path);
+    expect(stranger.headers['x-cache']).toBe('hit');
+    expect(stranger.body).toBe(first.body);
+    for (const stale of ['access_token =stale', 'access_token=', 'x=1; access_token\t=stale']) {
+      expect((await rawGet(path, { cookie: stale })).headers['x-cache'], stale).toBe('hit');
     }
-    expect((await rawGet(path, { token: 'stale', sign: 'x' })).headers['x-cache']).toBeUndefined();
   });
 });
 
@@ -115,17 +139,27 @@ describe('the language of cached API answers', () => {
 });
 
 describe('personal API answers', () => {
-  it.each(['/v1/user/info', '/v1/useraddress/list', '/v1/order/list', '/v1/order/countByStatus', '/v1/cart', '/v1/cart/count'])(
-    '%s is private, no-store and varies by Cookie',
-    async (path) => {
-      const answer = await buyer.call(path);
-      expect(answer.status).toBe(200);
-      expect(answer.headers.get('cache-control')).toBe('private, no-store');
-      expect(answer.headers.get('vary')?.split(/\s*,\s*/).map((name) => name.toLowerCase())).toContain('cookie');
-      const asked = await server.request(path);
-      expect(asked.headers.get('cache-control')).toBe('private, no-store');
-    },
-  );
+  it.each([
+    '/v1/user/info',
+    '/v1/useraddress/list',
+    '/v1/order/list',
+    '/v1/order/countByStatus',
+    '/v1/cart',
+    '/v1/cart/count',
+    '/v1/visitor',
+  ])('%s is private, no-store and varies by Cookie', async (path) => {
+    const answer = await buyer.call(path);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('cache-control')).toBe('private, no-store');
+    expect(
+      answer.headers
+        .get('vary')
+        ?.split(/\s*,\s*/)
+        .map((name) => name.toLowerCase()),
+    ).toContain('cookie');
+    const asked = await server.request(path);
+    expect(asked.headers.get('cache-control')).toBe('private, no-store');
+  });
 
   it("a visitor's cart answer is private too", async () => {
     const answer = await server.request('/v1/cart/count', { cookies: { cart_id: 'A'.repeat(24) } });
@@ -193,19 +227,15 @@ describe('encodings', () => {
 });
 
 describe('the cache itself', () => {
-  async function bareApp(handler: (request: import('fastify').FastifyRequest) => unknown) {
-    const appContext = { kv: createMemoryStore(), log: pino({ level: 'silent' }), env: {} } as unknown as AppContext;
-    let frontDoor: FrontDoor | undefined;
-    const app = Fastify({ serverFactory: (listener, options) => serverWithFrontDoor(listener, options, () => frontDoor) });
-    frontDoor = registerResponseCache(app, { appContext, ttlSeconds: 60, secureCookies: false, https: false })!.frontDoor;
-    registerRequestContext(app, appContext);
+  async function bareApp(handler: (request: FastifyRequest) => unknown) {
+    const app = cacheOnlyApp();
     app.setValidatorCompiler(() => (data) => ({ value: data }));
-    app.get('/v1/thing', { config: { publicCache: true }, schema: { querystring: z.object({ q: z.string().optional() }) } }, async (request) =>
-      handler(request),
+    app.get(
+      '/v1/thing',
+      { config: { publicCache: true }, schema: { querystring: z.object({ q: z.string().optional() }) } },
+      async (request) => handler(request),
     );
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const address = app.server.address();
-    return { app, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}` };
+    return { app, url: await listenLocally(app) };
   }
 
   it('refuses an answer marked personal, whatever its key says, and sends it private', async () => {
@@ -225,7 +255,11 @@ describe('the cache itself', () => {
   });
 
   it('many distinct query strings never push out an address without one', async () => {
-    const { app, url } = await bareApp((request) => ({ code: 200, msg: 'ok', data: (request.query as { q?: string }).q ?? 'catalogue' }));
+    const { app, url } = await bareApp((request) => ({
+      code: 200,
+      msg: 'ok',
+      data: (request.query as { q?: string }).q ?? 'catalogue',
+    }));
     try {
       await fetch(`${url}/v1/thing`);
       for (let index = 0; index < 4_100; index += 1) await app.inject({ url: `/v1/thing?q=${index}` });

@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_TEST_ENV, authHeaders, cookieValue, loginRequest, registerUser } from '../support/accounts';
 import { prepareSku } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestApp } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer(ACCOUNT_TEST_ENV);
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestApp(ACCOUNT_TEST_ENV);
 
 describe('a visitor cart at login', () => {
   it('joins the account in the login answer itself, and the visitor cookie is retired', async () => {

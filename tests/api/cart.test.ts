@@ -1,22 +1,20 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../server/db/schema';
 import { mergeGuestCart } from '../../server/domains/cart/cart.service';
 import { makeBuyer, prepareSku, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestApp } from '../support/test-server';
 
-let server: TestServer;
+const server = useTestApp();
 let buyer: Buyer;
 
 beforeAll(async () => {
-  server = await startTestServer();
   buyer = await makeBuyer(server, 'cart-buyer');
 });
-afterAll(() => server?.close());
 
 function cookieFrom(response: { headers: Headers }, name: string): string | undefined {
   const match = response.headers.getSetCookie().find((cookie) => cookie.startsWith(`${name}=`));
-  return match?.split(';')[0].split('=')[1];
+  return match?.split(';')[0]!.split('=')[1];
 }
 
 describe('cart of a signed-in buyer', () => {
@@ -24,7 +22,9 @@ describe('cart of a signed-in buyer', () => {
     const sku = await prepareSku(server, { stock: 10 });
     const added = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 2 } });
     expect(added.status).toBe(200);
-    expect(added.body.data.lines).toEqual([expect.objectContaining({ sku_id: sku.id, quantity: 2, problem: null, price_minor: sku.priceMinor })]);
+    expect(added.body.data.lines).toEqual([
+      expect.objectContaining({ sku_id: sku.id, quantity: 2, problem: null, price_minor: sku.priceMinor }),
+    ]);
     await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
     expect((await buyer.call('/v1/cart/count')).body.data.count).toBe(5);
     const changed = await buyer.call(`/v1/cart/items/${sku.id}`, { method: 'PUT', body: { quantity: 7 } });
@@ -56,7 +56,11 @@ describe('cart of a signed-in buyer', () => {
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.msg).toMatch(/^Only 3 left of /);
     const none = await prepareSku(server, { stock: 0 });
-    const soldOut = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: none.id, quantity: 1 }, headers: { lang: 'zh-cn' } });
+    const soldOut = await buyer.call('/v1/cart/items', {
+      method: 'POST',
+      body: { sku_id: none.id, quantity: 1 },
+      headers: { lang: 'zh-cn' },
+    });
     expect(soldOut.body.msg).toMatch(/已售罄$/);
   });
 
@@ -65,7 +69,8 @@ describe('cart of a signed-in buyer', () => {
     const fewer = await prepareSku(server, { stock: 5 });
     const gone = await prepareSku(server, { stock: 5 });
     const other = await makeBuyer(server);
-    for (const sku of [soon, fewer, gone]) await other.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
+    for (const sku of [soon, fewer, gone])
+      await other.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
     const { productSkus } = await import('../../server/db/schema');
     await server.ctx.db.update(productSkus).set({ stock: 0 }).where(eq(productSkus.id, soon.id));
     await server.ctx.db.update(productSkus).set({ stock: 2 }).where(eq(productSkus.id, fewer.id));

@@ -1,15 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { products } from '../../server/db/schema';
 import { bumpContentVersion } from '../../server/shared/content-version';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestApp } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestApp();
 
 const en = { headers: { lang: 'en' } };
 const zh = { headers: { lang: 'zh-cn' } };
@@ -35,8 +30,13 @@ describe('GET /v1/goodGroup/list/1 (home sections)', () => {
 
   it('shows colour swatches on cards of products that have colours', async () => {
     const { body } = await server.request('/v1/goodGroup/list/1', en);
-    const withSwatches = body.data.flatMap((section: any) => section.products).find((card: any) => card.swatches.length > 0);
-    expect(withSwatches.swatches[0]).toMatchObject({ name: expect.any(String), color: expect.stringMatching(/^#|rgb|hsl/) });
+    const withSwatches = body.data
+      .flatMap((section: any) => section.products)
+      .find((card: any) => card.swatches.length > 0);
+    expect(withSwatches.swatches[0]).toMatchObject({
+      name: expect.any(String),
+      color: expect.stringMatching(/^#|rgb|hsl/),
+    });
   });
 });
 
@@ -95,12 +95,16 @@ describe('GET /v1/good/list', () => {
 
   it('sorts by price both ways, by best selling and by newest', async () => {
     const prices = async (sort: string) =>
-      (await server.request(`/v1/good/list?sort=${sort}&page_size=50`, en)).body.data.records.map((r: any) => r.price_minor);
+      (await server.request(`/v1/good/list?sort=${sort}&page_size=50`, en)).body.data.records.map(
+        (r: any) => r.price_minor,
+      );
     const ascending = await prices('price_asc');
     expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
     const descending = await prices('price_desc');
     expect(descending).toEqual([...descending].sort((a, b) => b - a));
-    const sold = (await server.request('/v1/good/list?sort=best_selling&page_size=50', en)).body.data.records.map((r: any) => r.sold);
+    const sold = (await server.request('/v1/good/list?sort=best_selling&page_size=50', en)).body.data.records.map(
+      (r: any) => r.sold,
+    );
     expect(sold).toEqual([...sold].sort((a: number, b: number) => b - a));
   });
 
@@ -117,10 +121,14 @@ describe('GET /v1/good/list', () => {
     const sample = (await server.request('/v1/good/list?page_size=1', en)).body.data.records[0];
     const sampleZh = (await server.request(`/v1/good/${sample.id}`, zh)).body.data;
     const englishWord = sample.name.split(/\s+/).find((word: string) => word.length > 3) ?? sample.name;
-    const byEnglish = (await server.request(`/v1/good/list?keyword=${encodeURIComponent(englishWord.toUpperCase())}&page_size=50`, en)).body.data;
+    const byEnglish = (
+      await server.request(`/v1/good/list?keyword=${encodeURIComponent(englishWord.toUpperCase())}&page_size=50`, en)
+    ).body.data;
     expect(byEnglish.records.map((r: any) => r.id)).toContain(sample.id);
     const chineseFragment = [...sampleZh.name].slice(0, 2).join('');
-    const byChinese = (await server.request(`/v1/good/list?keyword=${encodeURIComponent(chineseFragment)}&page_size=50`, zh)).body.data;
+    const byChinese = (
+      await server.request(`/v1/good/list?keyword=${encodeURIComponent(chineseFragment)}&page_size=50`, zh)
+    ).body.data;
     expect(byChinese.records.map((r: any) => r.id)).toContain(sample.id);
   });
 
@@ -158,7 +166,11 @@ describe('GET /v1/good/{id}', () => {
     expect(product.good_sku).toHaveLength(combinations);
     for (const sku of product.good_sku) {
       expect(sku.value_ids).toHaveLength(product.property.length);
-      expect(sku).toMatchObject({ currency: 'CNY', price: expect.stringMatching(/^\d+\.\d{2}$/), stock: expect.any(Number) });
+      expect(sku).toMatchObject({
+        currency: 'CNY',
+        price: expect.stringMatching(/^\d+\.\d{2}$/),
+        stock: expect.any(Number),
+      });
     }
     expect(product.service_notes.every((note: number) => [1, 2, 3, 4].includes(note))).toBe(true);
     expect(product.sold).toBeGreaterThanOrEqual(0);
@@ -208,7 +220,11 @@ describe('caching of catalogue answers', () => {
     expect(revalidated.status).toBe(304);
 
     const [row] = await server.ctx.db.select().from(products).where(eq(products.id, id));
-    await server.ctx.db.update(products).set({ name: { ...row.name, en: 'Renamed for the cache test' } }).where(eq(products.id, id));
+    if (!row) throw new Error(`no product row with id ${id}`);
+    await server.ctx.db
+      .update(products)
+      .set({ name: { ...row.name, en: 'Renamed for the cache test' } })
+      .where(eq(products.id, id));
     await bumpContentVersion(server.ctx);
     try {
       const fresh = await server.request(`/v1/good/${id}`, en);

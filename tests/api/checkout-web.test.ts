@@ -1,23 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { orders } from '../../server/db/schema';
 import { chinaAddress, makeBuyer, prepareSku, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 /**
  * The storefront side of checkout, over HTTP as a browser without JavaScript would use it:
  * the header cart count never enters cached HTML, the checkout pages are login-only, Place
  * order is idempotent, Pay hands over to the gateway, and another buyer's order is a 404.
  */
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
+const server = useTestServer();
 
 /** A same-origin form post from a page, the session in the cookie (the CSRF rule for page forms). */
 function postForm(path: string, buyer: Buyer, fields: Record<string, string>) {
@@ -56,27 +48,37 @@ describe('header cart count', () => {
 
     // A visitor fills a cart (cookie cart), then asks for the same page: a cache hit, without a count.
     const added = await server.request('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 3 } });
-    const cartCookie = added.headers.getSetCookie().find((cookie) => cookie.startsWith('cart_id='))!.split(';')[0];
+    const cartCookie = added.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('cart_id='))!
+      .split(';')[0]!;
     const again = await page(path, cartCookie);
     expect(again.headers.get('x-cache')).toBe('hit');
     const cached = await again.text();
     expect(cached).not.toContain('header-cart-count');
     expect(cached).not.toContain('Cart, 3 items');
     // The count comes from the API instead.
-    const count = await fetch(`${server.url}/v1/cart/count`, { headers: { cookie: cartCookie } }).then((response) => response.json());
+    const count = await fetch(`${server.url}/v1/cart/count`, { headers: { cookie: cartCookie } }).then((response) =>
+      response.json(),
+    );
     expect(count.data.count).toBe(3);
   });
 });
 
 describe('login-only pages', () => {
-  it.each(['/en/cart', '/en/my/address', '/en/order/confirm_order?sku_id=1&quantity=1', '/en/order/pay?order_id=1', '/en/my/order', '/en/my/order/1', '/zh-cn/result/success?order_id=1'])(
-    '%s answers the guard (401) to a visitor and is not cached',
-    async (path) => {
-      const response = await page(path);
-      expect(response.status).toBe(401);
-      expect(response.headers.get('x-cache')).toBeNull();
-    },
-  );
+  it.each([
+    '/en/cart',
+    '/en/my/address',
+    '/en/order/confirm_order?sku_id=1&quantity=1',
+    '/en/order/pay?order_id=1',
+    '/en/my/order',
+    '/en/my/order/1',
+    '/zh-cn/result/success?order_id=1',
+  ])('%s answers the guard (401) to a visitor and is not cached', async (path) => {
+    const response = await page(path);
+    expect(response.status).toBe(401);
+    expect(response.headers.get('x-cache')).toBeNull();
+  });
 });
 
 describe('confirm order and pay (no JavaScript)', () => {
@@ -93,10 +95,34 @@ describe('confirm order and pay (no JavaScript)', () => {
     expect(zh).toContain('商品价格');
   });
 
+  it('shows the four order-info lines every time, the discount as 0 when there is none', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10, freeShipping: true });
+    const cookie = `access_token=${buyer.headers.token}`;
+    const rowsOf = (html: string) => {
+      const info = /<dl class="summary-list" data-testid="order-info">([\s\S]*?)<\/dl>/.exec(html)?.[1] ?? '';
+      return [...info.matchAll(/<dt>([^<]*)<\/dt><dd data-testid="([\w-]+)">([\s\S]*?)<\/dd>/g)].map(
+        ([, label, testId, value]) => ({ label, testId, text: value!.replace(/<[^>]+>/g, '') }),
+      );
+    };
+    const en = rowsOf(await (await page(`/en/order/confirm_order?sku_id=${sku.id}&quantity=1`, cookie)).text());
+    expect(en.map((row) => row.label)).toEqual(['Product price', 'Shipping fee', 'Discount', 'Total paid']);
+    expect(en.find((row) => row.testId === 'order-shipping-fee')?.text).toBe('Free');
+    expect(en.find((row) => row.testId === 'order-discount')?.text).toBe('￥0.00');
+    const zh = rowsOf(await (await page(`/zh-cn/order/confirm_order?sku_id=${sku.id}&quantity=1`, cookie)).text());
+    expect(zh.map((row) => row.label)).toEqual(['商品价格', '运费', '优惠', '实付金额']);
+    expect(zh.find((row) => row.testId === 'order-discount')?.text).toBe('0.00元');
+  });
+
   it('places one order per idempotency key however often the form is posted, then redirects to pay', async () => {
     const buyer = await buyerWithAddress();
     const sku = await prepareSku(server, { stock: 10 });
-    const fields = { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-double`, notes: 'Leave at the door' };
+    const fields = {
+      sku_id: String(sku.id),
+      quantity: '1',
+      idempotency_key: `test-${Date.now()}-double`,
+      notes: 'Leave at the door',
+    };
     const answers = await Promise.all([1, 2, 3].map(() => postForm('/en/order/confirm_order', buyer, fields)));
     const targets = new Set(answers.map((answer) => answer.headers.get('location')));
     expect(answers.map((answer) => answer.status)).toEqual([302, 302, 302]);
@@ -104,13 +130,17 @@ describe('confirm order and pay (no JavaScript)', () => {
     expect([...targets][0]).toMatch(/^\/en\/order\/pay\?order_id=\d+$/);
     const placed = await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id));
     expect(placed).toHaveLength(1);
-    expect(placed[0].notes).toBe('Leave at the door');
+    expect(placed[0]?.notes).toBe('Leave at the door');
   });
 
   it('answers a refusal (not enough stock) as a message on the page, not an error page', async () => {
     const buyer = await buyerWithAddress();
     const sku = await prepareSku(server, { stock: 1 });
-    const answer = await postForm('/en/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '5', idempotency_key: `test-${Date.now()}-stock` });
+    const answer = await postForm('/en/order/confirm_order', buyer, {
+      sku_id: String(sku.id),
+      quantity: '5',
+      idempotency_key: `test-${Date.now()}-stock`,
+    });
     expect(answer.status).toBe(200);
     expect(await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id))).toHaveLength(0);
   });
@@ -118,7 +148,11 @@ describe('confirm order and pay (no JavaScript)', () => {
   it('hands Pay over to the sandbox payment page, and shows another buyer’s order as not found', async () => {
     const buyer = await buyerWithAddress();
     const sku = await prepareSku(server, { stock: 10 });
-    const placed = await postForm('/en/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-pay` });
+    const placed = await postForm('/en/order/confirm_order', buyer, {
+      sku_id: String(sku.id),
+      quantity: '1',
+      idempotency_key: `test-${Date.now()}-pay`,
+    });
     const payPath = placed.headers.get('location')!;
     const pay = await postForm(payPath, buyer, {});
     expect([302, 303]).toContain(pay.status);
@@ -130,20 +164,96 @@ describe('confirm order and pay (no JavaScript)', () => {
     expect((await page(`/en/my/order/${orderId}`, cookie)).status).toBe(404);
     expect((await page(`/en/order/pay?order_id=${orderId}`, cookie)).status).toBe(404);
     expect((await postForm(`/en/my/order/${orderId}`, stranger, { intent: 'cancel' })).status).toBe(404);
-    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, Number(orderId)));
-    expect(row.status).toBe(1);
+    const [row] = await server.ctx.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, Number(orderId)));
+    expect(row?.status).toBe(1);
   });
 
   it('cancels from the order page and says so in the page language', async () => {
     const buyer = await buyerWithAddress();
     const sku = await prepareSku(server, { stock: 10 });
-    const placed = await postForm('/zh-cn/order/confirm_order', buyer, { sku_id: String(sku.id), quantity: '1', idempotency_key: `test-${Date.now()}-cancel` });
+    const placed = await postForm('/zh-cn/order/confirm_order', buyer, {
+      sku_id: String(sku.id),
+      quantity: '1',
+      idempotency_key: `test-${Date.now()}-cancel`,
+    });
     const orderId = new URL(placed.headers.get('location')!, server.url).searchParams.get('order_id');
     const cancelled = await postForm(`/zh-cn/my/order/${orderId}`, buyer, { intent: 'cancel' });
     expect(cancelled.status).toBe(200);
-    const [row] = await server.ctx.db.select().from(orders).where(eq(orders.id, Number(orderId)));
-    expect(row.status).toBe(60);
+    const [row] = await server.ctx.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, Number(orderId)));
+    expect(row?.status).toBe(60);
     const detail = await (await page(`/zh-cn/my/order/${orderId}`, `access_token=${buyer.headers.token}`)).text();
     expect(detail).toContain('订单已取消');
+  });
+});
+
+describe('page forms take a closed set of intents', () => {
+  it('the cart form sets and removes a line; any other intent is a 400 and changes nothing', async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 10 });
+    const added = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 1 } });
+    expect(added.body.code).toBe(200);
+    const set = await postForm('/en/cart', buyer, { intent: 'set', sku_id: String(sku.id), quantity: '2' });
+    expect(set.status).toBe(200);
+    await set.text();
+    const count = await buyer.call('/v1/cart/count');
+    expect(count.body.data.count).toBe(2);
+    for (const intent of ['add', 'SET', '']) {
+      const refused = await postForm('/en/cart', buyer, { intent, sku_id: String(sku.id), quantity: '5' });
+      expect(refused.status, intent).toBe(400);
+      await refused.text();
+    }
+    expect((await buyer.call('/v1/cart/count')).body.data.count).toBe(2);
+    const removed = await postForm('/en/cart', buyer, { intent: 'remove', sku_id: String(sku.id) });
+    expect(removed.status).toBe(200);
+    await removed.text();
+    expect((await buyer.call('/v1/cart/count')).body.data.count).toBe(0);
+  });
+
+  it("the cart form refuses a quantity over 99 with the API's message instead of changing it", async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 500 });
+    await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 1 } });
+    const answer = await postForm('/en/cart', buyer, { intent: 'set', sku_id: String(sku.id), quantity: '150' });
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toContain('Quantity must be at most 99');
+    expect((await buyer.call('/v1/cart/count')).body.data.count).toBe(1);
+  });
+
+  it('the order page cancels or confirms receipt; any other intent is a 400 and changes nothing', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const placed = await postForm('/en/order/confirm_order', buyer, {
+      sku_id: String(sku.id),
+      quantity: '1',
+      idempotency_key: `test-${Date.now()}-intent`,
+    });
+    const orderId = new URL(placed.headers.get('location')!, server.url).searchParams.get('order_id');
+    const refused = await postForm(`/en/my/order/${orderId}`, buyer, { intent: 'refund' });
+    expect(refused.status).toBe(400);
+    await refused.text();
+    const [row] = await server.ctx.db
+      .select()
+      .from(orders)
+      .where(eq(orders.id, Number(orderId)));
+    expect(row?.status).toBe(1);
+  });
+
+  it('the address form saves; an intent it does not know is a 400', async () => {
+    const buyer = await makeBuyer(server);
+    const fields = Object.fromEntries(Object.entries(chinaAddress).map(([key, value]) => [key, String(value)]));
+    const refused = await postForm('/en/my/address', buyer, { ...fields, intent: 'create' });
+    expect(refused.status).toBe(400);
+    await refused.text();
+    expect((await buyer.call('/v1/useraddress/list')).body.data).toHaveLength(0);
+    const saved = await postForm('/en/my/address', buyer, { ...fields, intent: 'save' });
+    expect(saved.status).toBe(200);
+    await saved.text();
+    expect((await buyer.call('/v1/useraddress/list')).body.data).toHaveLength(1);
   });
 });

@@ -36,18 +36,37 @@ describe('start-up faults', { timeout: 120_000 }, () => {
   });
 });
 
+/** A built shop without demo data, ready; on PostgreSQL on its own clone of the template, never the shared database. */
+async function spawnEmptyShop(env: Record<string, string> = {}) {
+  const port = await freePort();
+  const database = postgresAdminUrl
+    ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') })
+    : undefined;
+  await database?.handle.close();
+  const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: database?.url, ...env }, port);
+  try {
+    await waitForReady(server.url);
+  } catch (error) {
+    await server.stop();
+    await database?.drop();
+    throw error;
+  }
+  return { server, port, database };
+}
+
 describe('graceful shutdown', { timeout: 120_000 }, () => {
   it('finishes an in-flight request on SIGTERM, then exits 0', async () => {
-    const port = await freePort();
-    // On PostgreSQL the spawned server gets its own clone of the template, never the shared database.
-    const database = postgresAdminUrl ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') }) : undefined;
-    await database?.handle.close();
-    const server = spawnServer({ SEED_DEMO_DATA: 'false', DATABASE_URL: database?.url }, port);
+    const { server, port, database } = await spawnEmptyShop();
     try {
-      await waitForReady(server.url);
       const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
         const request = http.request(
-          { host: '127.0.0.1', port, method: 'POST', path: '/v1/sys/conf', headers: { 'content-type': 'application/json', lang: 'en' } },
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/v1/sys/conf',
+            headers: { 'content-type': 'application/json', lang: 'en' },
+          },
           (response) => {
             let body = '';
             response.on('data', (chunk) => (body += chunk));
@@ -66,6 +85,70 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
       expect(JSON.parse(body).code).toBe(404);
       expect(await server.exited).toBe(0);
       expect(server.output()).toContain('shutting down');
+    } finally {
+      await server.stop();
+      await database?.drop();
+    }
+  });
+});
+
+describe('the request log', { timeout: 120_000 }, () => {
+  it('writes one line per answered request, tallies cache hits, and loses nothing on SIGTERM', async () => {
+    const { server, database } = await spawnEmptyShop();
+    try {
+      for (let i = 0; i < 20; i++) expect((await fetch(`${server.url}/v1/good/list`)).status).toBe(200);
+      for (let i = 0; i < 10; i++) expect((await fetch(`${server.url}/v1/no-such-call?n=${i}`)).status).toBe(404);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      const answered = (url: string) =>
+        lines.filter((line) => line.msg === 'request completed' && line.req?.url.startsWith(url));
+      expect(lines.some((line) => line.msg === 'incoming request')).toBe(false);
+      // The first list call is rendered and logged; the other 19 are cache hits, counted.
+      expect(answered('/v1/good/list')).toHaveLength(1);
+      expect(answered('/v1/no-such-call')).toHaveLength(10);
+      expect(answered('/v1/no-such-call')[9]).toMatchObject({
+        level: 30,
+        req: { method: 'GET', url: '/v1/no-such-call?n=9' },
+        res: { statusCode: 404 },
+      });
+      expect(lines.filter((line) => line.msg === 'cache hits')).toEqual([
+        expect.objectContaining({ cacheHits: { pages: 0, api: 19, notModified: 0 } }),
+      ]);
+    } finally {
+      await server.stop();
+      await database?.drop();
+    }
+  });
+});
+
+describe('a crash', { timeout: 120_000 }, () => {
+  it('is logged as one fatal JSON line with its error, after the lines before it, and exits 1', async () => {
+    // A preloaded module throws from a signal handler: an uncaught exception at a moment the test picks.
+    const crashOnSignal = encodeURIComponent('process.on("SIGUSR2", () => { throw new Error("crash test"); })');
+    const { server, database } = await spawnEmptyShop({
+      NODE_OPTIONS: `--import=data:text/javascript,${crashOnSignal}`,
+    });
+    try {
+      expect((await fetch(`${server.url}/v1/no-such-call`)).status).toBe(404);
+      server.child.kill('SIGUSR2');
+      expect(await server.exited).toBe(1);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line));
+      expect(lines.some((line) => line.msg === 'request completed' && line.res.statusCode === 404)).toBe(true);
+      expect(lines.at(-1)).toMatchObject({
+        level: 60,
+        msg: 'uncaught exception: exiting',
+        err: { type: 'Error', message: 'crash test' },
+      });
     } finally {
       await server.stop();
       await database?.drop();
@@ -92,7 +175,11 @@ describe.skipIf(!postgresAdminUrl)('PostgreSQL going away while running', () => 
   });
 
   it('reports unavailable, answers 503 envelopes, and recovers when the database returns', async () => {
-    const [user] = await server.ctx.db.insert(users).values({ email: 'outage@example.com', username: 'outage' }).returning();
+    const [user] = await server.ctx.db
+      .insert(users)
+      .values({ email: 'outage@example.com', username: 'outage' })
+      .returning();
+    if (!user) throw new Error('inserting the outage user returned no row');
     const session = await createSession(server.ctx, user.id);
     const asUser = { headers: { token: session.token, sign: session.sign, lang: 'en' } };
     expect((await server.request('/v1/user/info', asUser)).body.code).toBe(200);

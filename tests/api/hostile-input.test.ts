@@ -1,10 +1,10 @@
 import net from 'node:net';
 import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_TEST_ENV } from '../support/accounts';
 import { makeBuyer, makeShopper, placeOrderFor, prepareSku, usAddress, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 /**
  * Hostile input gets a clear 4xx, never a 500 (issue 11, section 2). Generated requests walk
@@ -18,16 +18,18 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * `%` or control byte in the request line or a header) go over a real socket at the end.
  */
 const SEED = 20_261_124;
+// A sweep sends thousands of requests: about 30 s on a quiet 2-core machine, several times that
+// while other suites share the cores, so its limit is generous rather than tuned to one machine.
+const SWEEP_TIMEOUT_MS = 300_000;
 const RUNS_PER_OPERATION = 40;
 const STOREFRONT_RUNS = 300;
 
-let server: TestServer;
+const server = useTestServer(ACCOUNT_TEST_ENV);
 let headerBuyer: Buyer;
 let cookieBuyer: Buyer & { token: string };
 const known = { productId: 1, groupId: 1, skuId: 1, orderId: 1, addressId: 1 };
 
 beforeAll(async () => {
-  server = await startTestServer(ACCOUNT_TEST_ENV);
   const shopper = await makeShopper(server, usAddress);
   headerBuyer = shopper;
   known.addressId = shopper.addressId;
@@ -38,23 +40,83 @@ beforeAll(async () => {
   const groups = await server.request('/v1/goodGroup/list/1');
   known.groupId = groups.body.data[0].id;
   const other = await makeBuyer(server);
-  cookieBuyer = Object.assign(other, { token: other.headers.token });
+  const { token } = other.headers;
+  if (token === undefined) throw new Error('makeBuyer gave the cookie buyer no session token');
+  cookieBuyer = Object.assign(other, { token });
 });
-afterAll(() => server?.close());
 
 // ---------------------------------------------------------------------------------------------
 // Hostile values
 
-const CONTROL_CHARACTERS = ['\u0000', '\u0001', '\u0008', '\t', '\n', '\r', '\u000B', '\u001B', '\u007F', '\u0085', '\u009B', '\u2028', '\uFEFF'];
+const CONTROL_CHARACTERS = [
+  '\u0000',
+  '\u0001',
+  '\u0008',
+  '\t',
+  '\n',
+  '\r',
+  '\u000B',
+  '\u001B',
+  '\u007F',
+  '\u0085',
+  '\u009B',
+  '\u2028',
+  '\uFEFF',
+];
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((code) => String.fromCharCode(code));
 const hostileUnit = fc.oneof(
   fc.constantFrom(...CONTROL_CHARACTERS),
   loneSurrogate,
-  fc.constantFrom('a', 'Z', '7', ' ', '中', '😀', '%', '%00', '%ZZ', '\\', '/', '"', "'", '<', '&', '=', ';', ',', '+', '#', '?'),
+  fc.constantFrom(
+    'a',
+    'Z',
+    '7',
+    ' ',
+    '中',
+    '😀',
+    '%',
+    '%00',
+    '%ZZ',
+    '\\',
+    '/',
+    '"',
+    "'",
+    '<',
+    '&',
+    '=',
+    ';',
+    ',',
+    '+',
+    '#',
+    '?',
+  ),
   fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 1 }),
 );
 const LONG_STRINGS = ['x'.repeat(100_000), '中'.repeat(40_000), '\u0000'.repeat(5_000), '%'.repeat(20_000)];
-const NUMBER_LIKE = ['NaN', 'Infinity', '-Infinity', '1e309', '-1', '0', '-0', '0x1F', '1.5', '9'.repeat(400), ' 1 ', '', ' ', 'null', 'undefined', 'true', '[]', '{}', '__proto__', 'constructor', '1,2', '1;2'];
+const NUMBER_LIKE = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-1',
+  '0',
+  '-0',
+  '0x1F',
+  '1.5',
+  '9'.repeat(400),
+  ' 1 ',
+  '',
+  ' ',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '__proto__',
+  'constructor',
+  '1,2',
+  '1;2',
+];
 
 const hostileString = fc.oneof(
   { weight: 5, arbitrary: fc.string({ unit: hostileUnit, maxLength: 24 }) },
@@ -62,7 +124,11 @@ const hostileString = fc.oneof(
   {
     weight: 3,
     arbitrary: fc
-      .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.oneof(fc.constantFrom(...CONTROL_CHARACTERS), loneSurrogate), fc.string({ maxLength: 8 }))
+      .tuple(
+        fc.string({ minLength: 1, maxLength: 8 }),
+        fc.oneof(fc.constantFrom(...CONTROL_CHARACTERS), loneSurrogate),
+        fc.string({ maxLength: 8 }),
+      )
       .map((parts) => parts.join('')),
   },
   { weight: 1, arbitrary: fc.constantFrom(...LONG_STRINGS) },
@@ -74,7 +140,9 @@ const hostileNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
 );
-const wrongType = fc.constantFrom<unknown>(null, true, false, [], {}, [1, 2], { $gt: '' }, [['a']], { id: { id: 1 } }, [null]);
+const wrongType = fc.constantFrom<unknown>(null, true, false, [], {}, [1, 2], { $gt: '' }, [['a']], { id: { id: 1 } }, [
+  null,
+]);
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileString },
   { weight: 2, arbitrary: hostileNumber },
@@ -93,20 +161,42 @@ function encodeAny(value: string): string {
       out += encodeURIComponent(value.slice(index, index + 2));
       index++;
     } else if (code >= 0xd800 && code <= 0xdfff) {
-      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     } else {
-      out += encodeURIComponent(value[index]);
+      out += encodeURIComponent(value[index]!);
     }
   }
   return out;
 }
 
 /** Query and path pieces sent exactly as written: malformed percent-encoding of every kind. */
-const MALFORMED_PERCENT = ['%', '%Z', '%ZZ', '%E0%A4%A', '%ED%A0%80', '%C0%80', '%00', '%FF', '%%', '%u0041', '+%2B+', '%2', '%0D%0A', '%E2%80%AE'];
+const MALFORMED_PERCENT = [
+  '%',
+  '%Z',
+  '%ZZ',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%80',
+  '%00',
+  '%FF',
+  '%%',
+  '%u0041',
+  '+%2B+',
+  '%2',
+  '%0D%0A',
+  '%E2%80%AE',
+];
 const hostileQueryValue = fc.oneof(
   { weight: 4, arbitrary: hostileString.map(encodeAny) },
   { weight: 2, arbitrary: fc.constantFrom(...MALFORMED_PERCENT) },
-  { weight: 1, arbitrary: fc.array(fc.constantFrom(...MALFORMED_PERCENT), { minLength: 2, maxLength: 4 }).map((parts) => parts.join('x')) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.constantFrom(...MALFORMED_PERCENT), { minLength: 2, maxLength: 4 })
+      .map((parts) => parts.join('x')),
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -124,11 +214,21 @@ interface Sent {
 
 function describeSent(sent: Sent): string {
   const clip = (text: string) => (text.length > 300 ? `${text.slice(0, 300)}… (${text.length} chars)` : text);
-  return JSON.stringify({ ...sent, url: clip(sent.url), payload: sent.payload === undefined ? undefined : clip(sent.payload), headers: Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k, clip(v)])) });
+  return JSON.stringify({
+    ...sent,
+    url: clip(sent.url),
+    payload: sent.payload === undefined ? undefined : clip(sent.payload),
+    headers: Object.fromEntries(Object.entries(sent.headers).map(([k, v]) => [k, clip(v)])),
+  });
 }
 
 async function send(sent: Sent): Promise<LightMyRequestResponse> {
-  return server.app.inject({ method: sent.method as InjectOptions['method'], url: sent.url, headers: sent.headers, payload: sent.payload });
+  return server.app.inject({
+    method: sent.method as InjectOptions['method'],
+    url: sent.url,
+    headers: sent.headers,
+    payload: sent.payload,
+  });
 }
 
 /** Never a 5xx; on the API always the `{code, msg, data}` envelope, and a refusal says why in words, not a key. */
@@ -188,13 +288,21 @@ function plausible(schema: JsonSchema | undefined, name: string): unknown {
   switch (type) {
     case 'integer':
     case 'number':
-      return /sku/.test(name) ? known.skuId : /address/.test(name) ? known.addressId : /order/.test(name) ? known.orderId : Math.max(1, schema.minimum ?? 1);
+      return /sku/.test(name)
+        ? known.skuId
+        : /address/.test(name)
+          ? known.addressId
+          : /order/.test(name)
+            ? known.orderId
+            : Math.max(1, schema.minimum ?? 1);
     case 'boolean':
       return false;
     case 'array':
       return [plausible(schema.items, name)];
     case 'object':
-      return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, plausible(value, key)]));
+      return Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([key, value]) => [key, plausible(value, key)]),
+      );
     case 'string':
       return 'Hostile input test';
     default:
@@ -237,8 +345,15 @@ const ENDS_SESSION = new Set(['POST /v1/user/logout', 'PUT /v1/user/password']);
 type Identity = 'anonymous' | 'header' | 'cookie';
 
 async function identityHeaders(identity: Identity, operation: Operation): Promise<Record<string, string>> {
-  const buyer = ENDS_SESSION.has(`${operation.method} ${operation.path}`) && identity !== 'anonymous' ? await makeBuyer(server) : null;
-  if (identity === 'header') return { token: (buyer ?? headerBuyer).headers.token, sign: (buyer ?? headerBuyer).headers.sign };
+  const buyer =
+    ENDS_SESSION.has(`${operation.method} ${operation.path}`) && identity !== 'anonymous'
+      ? await makeBuyer(server)
+      : null;
+  if (identity === 'header') {
+    const { token, sign } = (buyer ?? headerBuyer).headers;
+    if (token === undefined || sign === undefined) throw new Error('the buyer has no session token and sign');
+    return { token, sign };
+  }
   if (identity === 'cookie') {
     const token = buyer?.headers.token ?? cookieBuyer.token;
     return { cookie: `access_token=${token}; csrf_token=hostile-suite-csrf`, 'x-csrf-token': 'hostile-suite-csrf' };
@@ -257,7 +372,11 @@ const RAW_BODIES: Array<{ type: string; payload: string }> = [
   { type: 'application/json; charset=latin1', payload: '{}' },
   { type: 'text/plain', payload: 'hello' },
   { type: 'application/x-www-form-urlencoded', payload: 'a=%ZZ&a=%00' },
-  { type: 'multipart/form-data; boundary=X', payload: '--X\r\nContent-Disposition: form-data; name="image"; filename="a\u0000.png"\r\nContent-Type: image/png\r\n\r\n\u0000\u0001garbage\r\n--X--\r\n' },
+  {
+    type: 'multipart/form-data; boundary=X',
+    payload:
+      '--X\r\nContent-Disposition: form-data; name="image"; filename="a\u0000.png"\r\nContent-Type: image/png\r\n\r\n\u0000\u0001garbage\r\n--X--\r\n',
+  },
   { type: 'multipart/form-data', payload: '--X\r\n' },
 ];
 
@@ -267,8 +386,10 @@ type Change = { place: Place; name: string; value: unknown };
 
 function fieldsOf(operation: Operation): Array<{ place: Place; name: string }> {
   return [
-    ...[...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ place: 'path' as const, name: match[1] })),
-    ...operation.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => ({ place: 'query' as const, name: parameter.name })),
+    ...[...operation.path.matchAll(/\{([^}]+)\}/g)].map((match) => ({ place: 'path' as const, name: match[1]! })),
+    ...operation.parameters
+      .filter((parameter) => parameter.in === 'query')
+      .map((parameter) => ({ place: 'query' as const, name: parameter.name })),
     ...Object.keys(operation.body?.properties ?? {}).map((name) => ({ place: 'body' as const, name })),
   ];
 }
@@ -277,7 +398,8 @@ function fieldsOf(operation: Operation): Array<{ place: Place; name: string }> {
 function queryPairs(name: string, value: unknown): string[] {
   if (value === null || value === undefined) return [name];
   if (Array.isArray(value)) return value.flatMap((item) => queryPairs(name, item));
-  if (typeof value === 'object') return Object.entries(value).flatMap(([key, item]) => queryPairs(`${name}[${key}]`, item));
+  if (typeof value === 'object')
+    return Object.entries(value).flatMap(([key, item]) => queryPairs(`${name}[${key}]`, item));
   return [`${name}=${typeof value === 'string' ? value : encodeAny(String(value))}`];
 }
 
@@ -302,7 +424,10 @@ async function buildRequest(
     if (change) query.push(...queryPairs(parameter.name, change.value));
   }
   query.push(...(options.extraQuery ?? []));
-  const headers: Record<string, string> = { lang: options.lang, ...(await identityHeaders(options.identity, operation)) };
+  const headers: Record<string, string> = {
+    lang: options.lang,
+    ...(await identityHeaders(options.identity, operation)),
+  };
   let payload: string | undefined;
   if (hasBody(operation.method) && (operation.body || options.rawBody)) {
     if (options.rawBody) {
@@ -341,22 +466,44 @@ const SWEEP_VALUES: unknown[] = [
   { nested: 'x' },
 ];
 /** The same for path and query values, written as they go on the wire. */
-const SWEEP_WIRE_VALUES: unknown[] = ['Tea%00cup', 'Tea%ED%A0%80cup', '%E0%A4%A', '%ZZ', '%', `${'x'.repeat(100_000)}`, '1e309', 'NaN', '-1', '2147483648', '99999999999999999999', ['1', '2'], { a: '1' }];
+const SWEEP_WIRE_VALUES: unknown[] = [
+  'Tea%00cup',
+  'Tea%ED%A0%80cup',
+  '%E0%A4%A',
+  '%ZZ',
+  '%',
+  `${'x'.repeat(100_000)}`,
+  '1e309',
+  'NaN',
+  '-1',
+  '2147483648',
+  '99999999999999999999',
+  ['1', '2'],
+  { a: '1' },
+];
 
 function operationRequest(operation: Operation) {
   const fields = fieldsOf(operation);
   const change: fc.Arbitrary<Change> = fields.length
-    ? fc.constantFrom(...fields).chain((field) =>
-        (field.place === 'body' ? hostileValue : fc.oneof(hostileQueryValue, fc.array(hostileQueryValue, { minLength: 2, maxLength: 3 }))).map(
-          (value) => ({ ...field, value }),
-        ),
-      )
+    ? fc
+        .constantFrom(...fields)
+        .chain((field) =>
+          (field.place === 'body'
+            ? hostileValue
+            : fc.oneof(hostileQueryValue, fc.array(hostileQueryValue, { minLength: 2, maxLength: 3 }))
+          ).map((value) => ({ ...field, value })),
+        )
     : fc.constant({ place: 'query' as const, name: 'none', value: null });
   return fc.record({
     identity: fc.constantFrom<Identity>('anonymous', 'header', 'cookie'),
     lang: fc.constantFrom('en', 'zh-cn', 'xx', 'en\u00ff', '*', ''),
     changes: fc.array(change, { minLength: 1, maxLength: 3 }),
-    extraQuery: fc.array(fc.tuple(fc.constantFrom('unknown', '__proto__', '%ZZ', 'keyword[]', 'a[b]', 'page'), hostileQueryValue).map(([name, value]) => `${name}=${value}`), { maxLength: 2 }),
+    extraQuery: fc.array(
+      fc
+        .tuple(fc.constantFrom('unknown', '__proto__', '%ZZ', 'keyword[]', 'a[b]', 'page'), hostileQueryValue)
+        .map(([name, value]) => `${name}=${value}`),
+      { maxLength: 2 },
+    ),
     rawBody: fc.option(fc.constantFrom(...RAW_BODIES), { nil: undefined, freq: 5 }),
   });
 }
@@ -366,7 +513,13 @@ describe('every API operation', () => {
 
   beforeAll(async () => {
     const document = JSON.parse((await server.app.inject({ url: '/v1/openapi.json' })).body) as {
-      paths: Record<string, Record<string, { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: JsonSchema }> } }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { parameters?: Operation['parameters']; requestBody?: { content: Record<string, { schema: JsonSchema }> } }
+        >
+      >;
     };
     for (const [path, methods] of Object.entries(document.paths)) {
       if (path === '/{*}') continue; // the storefront's catch-all: pages are walked below
@@ -385,34 +538,48 @@ describe('every API operation', () => {
     // A new route joins the walk by itself; this only guards against an empty document.
     expect(operations.length).toBeGreaterThanOrEqual(44);
     expect(operations.map((operation) => `${operation.method} ${operation.path}`)).toEqual(
-      expect.arrayContaining(['GET /v1/good/list', 'POST /v1/useraddress', 'POST /v2/order', 'PUT /v1/user/info', 'POST /v1/upload']),
+      expect.arrayContaining([
+        'GET /v1/good/list',
+        'POST /v1/useraddress',
+        'POST /v2/order',
+        'PUT /v1/user/info',
+        'POST /v1/upload',
+      ]),
     );
   });
 
-  it('answers each field set to each hostile value, alone, with a 4xx or a success', { timeout: 120_000 }, async () => {
-    let sent = 0;
-    for (const operation of operations) {
-      for (const field of fieldsOf(operation)) {
-        for (const [index, value] of (field.place === 'body' ? SWEEP_VALUES : SWEEP_WIRE_VALUES).entries()) {
-          const lang = index % 2 ? 'zh-cn' : 'en';
-          await sendAndCheck(await buildRequest(operation, [{ ...field, value }], { identity: 'header', lang }));
-          sent++;
+  it(
+    'answers each field set to each hostile value, alone, with a 4xx or a success',
+    { timeout: SWEEP_TIMEOUT_MS },
+    async () => {
+      let sent = 0;
+      for (const operation of operations) {
+        for (const field of fieldsOf(operation)) {
+          for (const [index, value] of (field.place === 'body' ? SWEEP_VALUES : SWEEP_WIRE_VALUES).entries()) {
+            const lang = index % 2 ? 'zh-cn' : 'en';
+            await sendAndCheck(await buildRequest(operation, [{ ...field, value }], { identity: 'header', lang }));
+            sent++;
+          }
         }
       }
-    }
-    expect(sent).toBeGreaterThan(500);
-  });
+      expect(sent).toBeGreaterThan(500);
+    },
+  );
 
-  it('answers generated requests, anonymous and signed in, with a 4xx or a success, in the envelope', { timeout: 120_000 }, async () => {
-    for (const operation of operations) {
-      await fc.assert(
-        fc.asyncProperty(operationRequest(operation), async (generated) => {
-          await sendAndCheck(await buildRequest(operation, generated.changes, generated));
-        }),
-        { seed: SEED, numRuns: RUNS_PER_OPERATION },
-      );
-    }
-  });
+  it(
+    'answers generated requests, anonymous and signed in, with a 4xx or a success, in the envelope',
+    { timeout: SWEEP_TIMEOUT_MS },
+    async () => {
+      for (const operation of operations) {
+        await fc.assert(
+          fc.asyncProperty(operationRequest(operation), async (generated) => {
+            await sendAndCheck(await buildRequest(operation, generated.changes, generated));
+          }),
+          { seed: SEED, numRuns: RUNS_PER_OPERATION },
+        );
+      }
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -444,30 +611,120 @@ const PAGE_PATHS = [
   '/uploads/%25E0%A4%A',
 ];
 /** Pages whose forms post to a route action (a post elsewhere is a 405, tested once below). */
-const ACTION_PATHS = ['/{l}/preferences', '/{l}/cart', '/{l}/my/address', '/{l}/order/confirm_order', '/{l}/my/order/{order}', '/{l}/order/pay'];
-const PAGE_QUERY_NAMES = ['keyword', 'page', 'page_size', 'sort', 'min', 'max', 'cur', 'price_min', 'price_max', 'group_id', 'coupon', 'order_id', 'sku', 'sku_id', 'quantity', 'source', 'items', 'from_cart', 'id', 'state', 'code', 'login_error', 'w', 'q', 'format', 'redirectTo', 'utm_source', 'tab', 'status'];
+const ACTION_PATHS = [
+  '/{l}/preferences',
+  '/{l}/cart',
+  '/{l}/my/address',
+  '/{l}/order/confirm_order',
+  '/{l}/my/order/{order}',
+  '/{l}/order/pay',
+];
+const PAGE_QUERY_NAMES = [
+  'keyword',
+  'page',
+  'page_size',
+  'sort',
+  'min',
+  'max',
+  'cur',
+  'price_min',
+  'price_max',
+  'group_id',
+  'coupon',
+  'order_id',
+  'sku',
+  'sku_id',
+  'quantity',
+  'source',
+  'items',
+  'from_cart',
+  'id',
+  'state',
+  'code',
+  'login_error',
+  'w',
+  'q',
+  'format',
+  'redirectTo',
+  'utm_source',
+  'tab',
+  'status',
+];
 const COOKIE_NAMES = ['currency', 'color_mode', 'lang', 'access_token', 'csrf_token', 'cart_id', 'x'];
-const MALFORMED_COOKIE_VALUES = ['%E0%A4%A', '%ZZ', '%', '%00', '%FF%FE', '"unterminated', '""', '=', 'a=b=c', 'x'.repeat(8_000), '%ED%A0%80'];
+const MALFORMED_COOKIE_VALUES = [
+  '%E0%A4%A',
+  '%ZZ',
+  '%',
+  '%00',
+  '%FF%FE',
+  '"unterminated',
+  '""',
+  '=',
+  'a=b=c',
+  'x'.repeat(8_000),
+  '%ED%A0%80',
+];
 
 const pageCookie = fc.tuple(
   fc.constantFrom(...COOKIE_NAMES),
-  fc.oneof(fc.constantFrom('USD', 'dark', 'en', 'zh-cn', ''), fc.constantFrom(...MALFORMED_COOKIE_VALUES), hostileString.map(encodeAny)),
+  fc.oneof(
+    fc.constantFrom('USD', 'dark', 'en', 'zh-cn', ''),
+    fc.constantFrom(...MALFORMED_COOKIE_VALUES),
+    hostileString.map(encodeAny),
+  ),
 );
 const cookieSeparator = fc.constantFrom('; ', ';', ' ; ', ';;', ';\t');
 const headerGarbage = fc.oneof(
   fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 }),
-  fc.constantFrom('', '*', 'en;q=NaN', 'zh-CN;q=1e999', `${'en;q=0.5, '.repeat(2_000)}zh`, 'gzip;q=0', `${'gzip;q=0.1, '.repeat(3_000)}br`, 'br;q=abc', '-1', '1e9', '4', 'abc', '99999999999999999999'),
+  fc.constantFrom(
+    '',
+    '*',
+    'en;q=NaN',
+    'zh-CN;q=1e999',
+    `${'en;q=0.5, '.repeat(2_000)}zh`,
+    'gzip;q=0',
+    `${'gzip;q=0.1, '.repeat(3_000)}br`,
+    'br;q=abc',
+    '-1',
+    '1e9',
+    '4',
+    'abc',
+    '99999999999999999999',
+  ),
 );
-const hostileHost = fc.constantFrom('evil.example', 'a b', '[', '%%', 'localhost:99999', '..', '127.0.0.1:3000@evil.example', 'xn--', '', 'shop.example:0', '[::1]:3000', 'a'.repeat(300));
+const hostileHost = fc.constantFrom(
+  'evil.example',
+  'a b',
+  '[',
+  '%%',
+  'localhost:99999',
+  '..',
+  '127.0.0.1:3000@evil.example',
+  'xn--',
+  '',
+  'shop.example:0',
+  '[::1]:3000',
+  'a'.repeat(300),
+);
 
 const pageRequest = fc.record({
   target: fc.oneof(
-    { weight: 3, arbitrary: fc.record({ method: fc.constantFrom('GET', 'HEAD'), path: fc.constantFrom(...PAGE_PATHS) }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({ method: fc.constantFrom('GET', 'HEAD'), path: fc.constantFrom(...PAGE_PATHS) }),
+    },
     { weight: 1, arbitrary: fc.record({ method: fc.constant('POST'), path: fc.constantFrom(...ACTION_PATHS) }) },
   ),
   locale: fc.constantFrom('en', 'zh-cn'),
   signedIn: fc.boolean(),
-  contentType: fc.constantFrom('application/x-www-form-urlencoded', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=X', 'multipart/form-data', 'application/json', 'text/plain'),
+  contentType: fc.constantFrom(
+    'application/x-www-form-urlencoded',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=X',
+    'multipart/form-data',
+    'application/json',
+    'text/plain',
+  ),
   query: fc.array(fc.tuple(fc.constantFrom(...PAGE_QUERY_NAMES), hostileQueryValue), { maxLength: 4 }),
   cookies: fc.array(pageCookie, { maxLength: 4 }),
   separator: cookieSeparator,
@@ -483,7 +740,25 @@ const pageRequest = fc.record({
     },
     { requiredKeys: [] },
   ),
-  form: fc.array(fc.tuple(fc.constantFrom('redirectTo', 'colorMode', 'currency', 'intent', 'detail', 'contact_name', 'notes', 'coupon_code', 'id', 'sku_id', 'quantity'), hostileQueryValue), { maxLength: 4 }),
+  form: fc.array(
+    fc.tuple(
+      fc.constantFrom(
+        'redirectTo',
+        'colorMode',
+        'currency',
+        'intent',
+        'detail',
+        'contact_name',
+        'notes',
+        'coupon_code',
+        'id',
+        'sku_id',
+        'quantity',
+      ),
+      hostileQueryValue,
+    ),
+    { maxLength: 4 },
+  ),
 });
 
 /** A page as a visitor would ask for it, valid in every part; the sweep then spoils one part at a time. */
@@ -499,10 +774,30 @@ function pageCases(): PageCase[] {
   const order = String(known.orderId);
   const address = String(known.addressId);
   return [
-    { path: '/{l}/search', query: { keyword: 'tea', page: '1', page_size: '12', sort: 'price_asc', min: '1', max: '500', cur: 'USD', price_min: '100', price_max: '90000' } },
-    { path: `/{l}/product/cate/${known.groupId}`, query: { page: '1', sort: 'newest', min: '1', max: '500', cur: 'CNY' } },
+    {
+      path: '/{l}/search',
+      query: {
+        keyword: 'tea',
+        page: '1',
+        page_size: '12',
+        sort: 'price_asc',
+        min: '1',
+        max: '500',
+        cur: 'USD',
+        price_min: '100',
+        price_max: '90000',
+      },
+    },
+    {
+      path: `/{l}/product/cate/${known.groupId}`,
+      query: { page: '1', sort: 'newest', min: '1', max: '500', cur: 'CNY' },
+    },
     { path: `/{l}/product/${known.productId}`, query: { sku } },
-    { path: '/{l}/order/confirm_order', query: { sku_id: sku, quantity: '1', coupon: 'WELCOME10', address_id: address }, signedIn: true },
+    {
+      path: '/{l}/order/confirm_order',
+      query: { sku_id: sku, quantity: '1', coupon: 'WELCOME10', address_id: address },
+      signedIn: true,
+    },
     { path: '/{l}/order/confirm_order', query: { from: 'cart', sku: sku, qty: '2' }, signedIn: true },
     { path: '/{l}/order/pay', query: { order_id: order }, signedIn: true },
     { path: '/{l}/result/success', query: { order_id: order }, signedIn: true },
@@ -513,13 +808,24 @@ function pageCases(): PageCase[] {
     { path: '/{l}/preferences', form: { colorMode: 'dark', currency: 'USD', redirectTo: '/en/faq' } },
     {
       path: '/{l}/my/address',
-      form: { intent: 'save', ...Object.fromEntries(Object.entries(usAddress).map(([key, value]) => [key, String(value)])), is_default: 'on' },
+      form: {
+        intent: 'save',
+        ...Object.fromEntries(Object.entries(usAddress).map(([key, value]) => [key, String(value)])),
+        is_default: 'on',
+      },
       signedIn: true,
     },
     { path: '/{l}/cart', form: { intent: 'set', sku_id: sku, quantity: '1' }, signedIn: true },
     {
       path: `/{l}/order/confirm_order?sku_id=${sku}&quantity=1`,
-      form: { sku_id: sku, quantity: '1', address_id: address, idempotency_key: 'hostile-suite-sweep-0001', notes: 'Ring twice', coupon_code: 'WELCOME10' },
+      form: {
+        sku_id: sku,
+        quantity: '1',
+        address_id: address,
+        idempotency_key: 'hostile-suite-sweep-0001',
+        notes: 'Ring twice',
+        coupon_code: 'WELCOME10',
+      },
       signedIn: true,
     },
     { path: `/{l}/my/order/${order}`, form: { intent: 'confirm' }, signedIn: true },
@@ -527,11 +833,24 @@ function pageCases(): PageCase[] {
 }
 
 /** Page parameters and form fields get these, as written on the wire. */
-const PAGE_SWEEP_VALUES: unknown[] = ['Tea%00cup', 'Tea%ED%A0%80cup', 'Tea%0D%0Acup', '%E0%A4%A', '%', 'x'.repeat(100_000), '1e309', '-1', '99999999999999999999', ['1', '2']];
+const PAGE_SWEEP_VALUES: unknown[] = [
+  'Tea%00cup',
+  'Tea%ED%A0%80cup',
+  'Tea%0D%0Acup',
+  '%E0%A4%A',
+  '%',
+  'x'.repeat(100_000),
+  '1e309',
+  '-1',
+  '99999999999999999999',
+  ['1', '2'],
+];
 
 function pageRequestOf(page: PageCase, locale: string, change?: { name: string; value: unknown }): Sent {
   const pairs = (fields: Record<string, string> | undefined) =>
-    Object.entries(fields ?? {}).flatMap(([name, value]) => queryPairs(name, change?.name === name ? change.value : encodeAny(value)));
+    Object.entries(fields ?? {}).flatMap(([name, value]) =>
+      queryPairs(name, change?.name === name ? change.value : encodeAny(value)),
+    );
   const query = pairs(page.query);
   const path = page.path.replace('{l}', locale);
   const headers: Record<string, string> = page.signedIn ? { cookie: `access_token=${cookieBuyer.token}` } : {};
@@ -541,20 +860,24 @@ function pageRequestOf(page: PageCase, locale: string, change?: { name: string; 
 }
 
 describe('every storefront page', () => {
-  it('answers each parameter and form field set to each hostile value, alone, without a 5xx', { timeout: 120_000 }, async () => {
-    let sent = 0;
-    for (const page of pageCases()) {
-      for (const name of Object.keys(page.form ?? page.query ?? {})) {
-        for (const [index, value] of PAGE_SWEEP_VALUES.entries()) {
-          await sendAndCheck(pageRequestOf(page, index % 2 ? 'zh-cn' : 'en', { name, value }));
-          sent++;
+  it(
+    'answers each parameter and form field set to each hostile value, alone, without a 5xx',
+    { timeout: SWEEP_TIMEOUT_MS },
+    async () => {
+      let sent = 0;
+      for (const page of pageCases()) {
+        for (const name of Object.keys(page.form ?? page.query ?? {})) {
+          for (const [index, value] of PAGE_SWEEP_VALUES.entries()) {
+            await sendAndCheck(pageRequestOf(page, index % 2 ? 'zh-cn' : 'en', { name, value }));
+            sent++;
+          }
         }
       }
-    }
-    expect(sent).toBeGreaterThan(400);
-  });
+      expect(sent).toBeGreaterThan(400);
+    },
+  );
 
-  it('answers hostile queries, cookies and headers without a 5xx', { timeout: 120_000 }, async () => {
+  it('answers hostile queries, cookies and headers without a 5xx', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     await fc.assert(
       fc.asyncProperty(pageRequest, async (generated) => {
         const { method, path: template } = generated.target;
@@ -587,7 +910,14 @@ describe('the response cache in front of Fastify', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.record({
-          path: fc.constantFrom('/{l}/', '/{l}/search', `/{l}/product/cate/{group}`, '/{l}/faq', '/v1/good/list', '/v1/sys/conf'),
+          path: fc.constantFrom(
+            '/{l}/',
+            '/{l}/search',
+            `/{l}/product/cate/{group}`,
+            '/{l}/faq',
+            '/v1/good/list',
+            '/v1/sys/conf',
+          ),
           locale: fc.constantFrom('en', 'zh-cn'),
           query: fc.array(fc.tuple(fc.constantFrom(...PAGE_QUERY_NAMES), hostileQueryValue), { maxLength: 3 }),
           cookies: fc.array(pageCookie, { maxLength: 3 }),
@@ -598,10 +928,15 @@ describe('the response cache in front of Fastify', () => {
           const query = generated.query.map(([name, value]) => `${name}=${value}`).join('&');
           const url = query ? `${path}?${query}` : path;
           // Real HTTP carries at most 16 KB of headers; longer cookies are the raw cases' business.
-          const cookie = generated.cookies.map(([name, value]) => `${name}=${value}`).join(generated.separator).slice(0, 8_000);
+          const cookie = generated.cookies
+            .map(([name, value]) => `${name}=${value}`)
+            .join(generated.separator)
+            .slice(0, 8_000);
           for (let round = 0; round < 2; round++) {
             const response = await server.request(url, { headers: cookie ? { cookie } : {} });
-            expect(response.status, `${url} with ${cookie.slice(0, 200)}: ${response.text.slice(0, 200)}`).toBeLessThan(500);
+            expect(response.status, `${url} with ${cookie.slice(0, 200)}: ${response.text.slice(0, 200)}`).toBeLessThan(
+              500,
+            );
           }
         },
       ),
@@ -634,7 +969,8 @@ function rawRequest(head: string | Buffer): Promise<number> {
 }
 
 describe('raw requests', () => {
-  const requestLine = (target: string, extra = '') => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`;
+  const requestLine = (target: string, extra = '') =>
+    `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${extra}\r\n`;
 
   it.each([
     ['a lone % in a page query', requestLine('/en/search?keyword=%')],
@@ -688,7 +1024,11 @@ describe('typed text with control characters or broken UTF-16', () => {
     ['city', 'San\nFrancisco', 'zh-cn', `城市${CONTROL_ZH}`],
     ['province', 'Cali\u0085fornia', 'en', `Province ${CONTROL_EN}`],
   ])('an address with %s %j is refused in %s', async (field, value, lang, msg) => {
-    const response = await headerBuyer.call('/v1/useraddress', { method: 'POST', body: { ...usAddress, [field]: value }, headers: { lang } });
+    const response = await headerBuyer.call('/v1/useraddress', {
+      method: 'POST',
+      body: { ...usAddress, [field]: value },
+      headers: { lang },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ code: 400, msg, data: null });
   });
@@ -709,7 +1049,11 @@ describe('typed text with control characters or broken UTF-16', () => {
   it('order notes keep their line breaks and tabs', async () => {
     const placed = await headerBuyer.call('/v2/order', {
       method: 'POST',
-      body: { items: [{ sku_id: known.skuId, quantity: 1 }], address_id: known.addressId, notes: 'Ring twice.\r\nLeave at the door:\tgate 2' },
+      body: {
+        items: [{ sku_id: known.skuId, quantity: 1 }],
+        address_id: known.addressId,
+        notes: 'Ring twice.\r\nLeave at the door:\tgate 2',
+      },
     });
     expect(placed.status).toBe(200);
     const detail = await headerBuyer.call(`/v1/order/${placed.body.data.id}`);
@@ -730,7 +1074,10 @@ describe('typed text with control characters or broken UTF-16', () => {
   });
 
   it('an avatar address with NUL is refused', async () => {
-    const response = await headerBuyer.call('/v1/user/info', { method: 'PUT', body: { avatar: 'https://example.com/a\u0000.png' } });
+    const response = await headerBuyer.call('/v1/user/info', {
+      method: 'PUT',
+      body: { avatar: 'https://example.com/a\u0000.png' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ code: 400, msg: `Avatar ${CONTROL_EN}`, data: null });
   });
@@ -754,14 +1101,17 @@ describe('typed text with control characters or broken UTF-16', () => {
     ['en', `Coupon code ${CONTROL_EN}`],
     ['zh-cn', `优惠码${CONTROL_ZH}`],
   ])('the order page drops a coupon with NUL in its address and says why, in %s', async (locale, msg) => {
-    const response = await server.request(`/${locale}/order/confirm_order?sku_id=${known.skuId}&quantity=1&coupon=WELCOME%00`, {
-      headers: { cookie: `access_token=${cookieBuyer.token}` },
-    });
+    const response = await server.request(
+      `/${locale}/order/confirm_order?sku_id=${known.skuId}&quantity=1&coupon=WELCOME%00`,
+      {
+        headers: { cookie: `access_token=${cookieBuyer.token}` },
+      },
+    );
     expect(response.status).toBe(200);
     expect(response.text).toContain(msg);
   });
 
-  it('the place-order form refuses notes with a control character, with the API\'s message', async () => {
+  it("the place-order form refuses notes with a control character, with the API's message", async () => {
     const page = await server.request(`/en/order/confirm_order?sku_id=${known.skuId}&quantity=1`, {
       headers: { cookie: `access_token=${headerBuyer.headers.token}` },
     });
@@ -776,7 +1126,10 @@ describe('typed text with control characters or broken UTF-16', () => {
     const response = await server.request(`/en/order/confirm_order?sku_id=${known.skuId}&quantity=1`, {
       method: 'POST',
       rawBody: form.toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `access_token=${headerBuyer.headers.token}` },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        cookie: `access_token=${headerBuyer.headers.token}`,
+      },
     });
     expect(response.status).toBe(200);
     expect(response.text).toContain(`Order notes ${CONTROL_EN}`);
@@ -827,36 +1180,52 @@ describe('malformed addresses and hosts', () => {
     expect(response.status).toBe(404);
   });
 
-  it.each(['shop@evil.example', '127.0.0.1:3000@evil.example', 'a b', '[', 'shop.example:99999', 'shop.example/x'])('a page asked for with Host %j is refused', async (host) => {
-    const response = await server.app.inject({ url: '/en/', headers: { host, lang: 'en' } });
-    expect(response.statusCode).toBe(400);
-    expect(response.body).toBe('The Host header is not a valid host name');
-  });
+  it.each(['shop@evil.example', '127.0.0.1:3000@evil.example', 'a b', '[', 'shop.example:99999', 'shop.example/x'])(
+    'a page asked for with Host %j is refused',
+    async (host) => {
+      const response = await server.app.inject({ url: '/en/', headers: { host, lang: 'en' } });
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toBe('The Host header is not a valid host name');
+    },
+  );
 
-  it.each(['127.0.0.1:3000', 'shop.example', '[::1]:3000', 'localhost'])('a page asked for with Host %j is served', async (host) => {
-    const response = await server.app.inject({ url: '/en/faq', headers: { host } });
-    expect(response.statusCode).toBe(200);
-  });
+  it.each(['127.0.0.1:3000', 'shop.example', '[::1]:3000', 'localhost'])(
+    'a page asked for with Host %j is served',
+    async (host) => {
+      const response = await server.app.inject({ url: '/en/faq', headers: { host } });
+      expect(response.statusCode).toBe(200);
+    },
+  );
 });
 
 describe('malformed display cookies', () => {
   const BAD_COOKIES = 'currency=%E0%A4%A; color_mode=%ZZ; lang=%; csrf_token=%';
 
-  it.each(['/en/', '/zh-cn/search?keyword=tea', `/en/product/{product}`, '/en/faq', '/'])('are ignored as if absent on %s', async (template) => {
-    const path = template.replace('{product}', String(known.productId));
-    const response = await server.request(path, { headers: { cookie: BAD_COOKIES } });
-    expect(response.status).toBeLessThan(400);
-    if (response.status === 200) expect(response.text).toContain('data-color-mode="system"');
-  });
+  it.each(['/en/', '/zh-cn/search?keyword=tea', `/en/product/{product}`, '/en/faq', '/'])(
+    'are ignored as if absent on %s',
+    async (template) => {
+      const path = template.replace('{product}', String(known.productId));
+      const response = await server.request(path, { headers: { cookie: BAD_COOKIES } });
+      expect(response.status).toBeLessThan(400);
+      if (response.status === 200) expect(response.text).toContain('data-color-mode="system"');
+    },
+  );
 
-  it.each(['/en/my/account', '/en/cart', '/zh-cn/my/order', '/en/my/address'])('are ignored beside a session cookie on %s', async (path) => {
-    const response = await server.request(path, { headers: { cookie: `${BAD_COOKIES}; access_token=${cookieBuyer.token}` } });
-    expect(response.status).toBe(200);
-    expect(response.text).toContain('data-color-mode="system"');
-  });
+  it.each(['/en/my/account', '/en/cart', '/zh-cn/my/order', '/en/my/address'])(
+    'are ignored beside a session cookie on %s',
+    async (path) => {
+      const response = await server.request(path, {
+        headers: { cookie: `${BAD_COOKIES}; access_token=${cookieBuyer.token}` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.text).toContain('data-color-mode="system"');
+    },
+  );
 
   it.each(['/v1/sys/conf', '/v1/good/list', '/v1/cart', '/v1/user/info'])('are ignored by %s', async (path) => {
-    const response = await server.request(path, { headers: { cookie: `${BAD_COOKIES}; access_token=${cookieBuyer.token}`, lang: 'en' } });
+    const response = await server.request(path, {
+      headers: { cookie: `${BAD_COOKIES}; access_token=${cookieBuyer.token}`, lang: 'en' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.code).toBe(200);
   });
@@ -911,7 +1280,11 @@ describe('the preference forms send the visitor back only within this site', () 
     ['en', 'The form could not be read. Reload the page and try again'],
     ['zh-cn', '无法读取表单内容，请刷新页面后重试'],
   ])('a body that is not a form is refused in %s', async (locale, msg) => {
-    const response = await server.request(`/${locale}/preferences`, { method: 'POST', rawBody: '{"redirectTo":"/"}', headers: { 'content-type': 'application/json' } });
+    const response = await server.request(`/${locale}/preferences`, {
+      method: 'POST',
+      rawBody: '{"redirectTo":"/"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(response.status).toBe(400);
     expect(response.body).toBe(msg);
   });
@@ -927,7 +1300,7 @@ describe('the preference forms send the visitor back only within this site', () 
     expect(response.text).toContain('The form could not be read. Reload the page and try again');
   });
 
-  it('the cart form refuses a SKU id beyond the 32-bit range with the API\'s message', async () => {
+  it("the cart form refuses a SKU id beyond the 32-bit range with the API's message", async () => {
     const response = await server.request('/en/cart', {
       method: 'POST',
       rawBody: 'intent=set&sku_id=2147483648&quantity=1',
@@ -939,7 +1312,11 @@ describe('the preference forms send the visitor back only within this site', () 
   });
 
   it('a post to a page without a form is a 405', async () => {
-    const response = await server.request('/en/search', { method: 'POST', rawBody: 'a=1', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const response = await server.request('/en/search', {
+      method: 'POST',
+      rawBody: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(response.status).toBe(405);
   });
 });

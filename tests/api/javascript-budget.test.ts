@@ -1,6 +1,6 @@
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from '../support/test-server';
 
 /**
  * The catalogue issue's budget: a product page loads at most 120 KB of JavaScript, gzip
@@ -11,12 +11,7 @@ import { startTestServer, type TestServer } from '../support/test-server';
  */
 const BUDGET_BYTES = 120 * 1024;
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 /** Bytes of a URL as sent with `Accept-Encoding: gzip` (not decompressed). */
 function gzipBytes(url: string): Promise<{ status: number; encoding: string | undefined; bytes: number }> {
@@ -36,9 +31,10 @@ function gzipBytes(url: string): Promise<{ status: number; encoding: string | un
 async function scriptsOf(pagePath: string): Promise<string[]> {
   const page = await server.request(pagePath);
   expect(page.status).toBe(200);
-  const preloaded = [...page.text.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((match) => match[1]);
+  const preloaded = [...page.text.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((match) => match[1]!);
   const locale = pagePath.split('/')[1];
-  const packs = /data-message-packs="([^"]*)"/.exec(page.text)?.[1].split(' ') ?? [];
+  if (!locale) throw new Error(`no locale in the page path ${pagePath}`);
+  const packs = /data-message-packs="([^"]*)"/.exec(page.text)?.[1]!.split(' ') ?? [];
   const assets = await Promise.all(packs.map((pack) => packChunk(page.text, locale, pack)));
   return [...new Set([...preloaded, ...assets])];
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { startTestServer, useTestServer, type TestServer } from '../support/test-server';
 
 const BUSY_EN = 'The shop is very busy right now. Please try again in 10 seconds.';
 const BUSY_ZH = '当前访问人数过多，请在 10 秒后重试。';
@@ -20,7 +20,10 @@ describe('a server past its heap ceiling sheds the API and page renders', () => 
   beforeAll(async () => {
     // Any heap is over one byte: under pressure from the first sample (one second after start) on.
     server = await startTestServer({ OVERLOAD_MAX_HEAP_USED_BYTES: '1' });
-    await eventually(() => server.request('/healthz'), (response) => response.status === 503);
+    await eventually(
+      () => server.request('/healthz'),
+      (response) => response.status === 503,
+    );
   });
   afterAll(async () => server?.close());
 
@@ -30,7 +33,11 @@ describe('a server past its heap ceiling sheds the API and page renders', () => 
     expect(english.headers.get('retry-after')).toBe('10');
     expect(english.headers.get('cache-control')).toBe('no-store');
     expect(english.body).toEqual({ code: 503, msg: BUSY_EN, data: null });
-    const chinese = await server.request('/v1/user/login', { method: 'POST', body: { email: 'a@example.com', password: 'x' }, headers: { lang: 'zh-cn' } });
+    const chinese = await server.request('/v1/user/login', {
+      method: 'POST',
+      body: { email: 'a@example.com', password: 'x' },
+      headers: { lang: 'zh-cn' },
+    });
     expect(chinese.status).toBe(503);
     expect(chinese.body).toEqual({ code: 503, msg: BUSY_ZH, data: null });
   });
@@ -66,11 +73,7 @@ describe('a server past its heap ceiling sheds the API and page renders', () => 
 });
 
 describe('a lagging event loop', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '25' });
-  });
-  afterAll(async () => server?.close());
+  const server = useTestServer({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '25' });
 
   it('sheds what is not cached, keeps serving cache hits, and recovers once the loop keeps up', async () => {
     // Cache the home page and a catalogue answer first (retried if the start-up itself lagged).
@@ -97,7 +100,10 @@ describe('a lagging event loop', () => {
     expect(uncached.body).toEqual({ code: 503, msg: BUSY_EN, data: null });
     expect(health.body).toEqual({ status: 'overloaded' });
 
-    const recovered = await eventually(() => server.request('/healthz'), (response) => response.status === 200);
+    const recovered = await eventually(
+      () => server.request('/healthz'),
+      (response) => response.status === 200,
+    );
     expect(recovered.body).toEqual({ status: 'ok' });
     expect((await server.request('/v1/siteManage', { headers: { lang: 'en' } })).body.code).toBe(200);
   });

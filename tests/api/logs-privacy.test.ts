@@ -18,6 +18,13 @@ function captureLines() {
   return { stream, lines, text: () => lines.join('\n') };
 }
 
+/** The first captured line, parsed; fails the test with a message when nothing was logged. */
+function firstLine(lines: string[]) {
+  const [line] = lines;
+  if (line === undefined) throw new Error('nothing was logged');
+  return JSON.parse(line);
+}
+
 describe('what a log line may hold', () => {
   it('masks emails and phones in named fields, and never prints a body', () => {
     const sink = captureLines();
@@ -26,26 +33,40 @@ describe('what a log line may hold', () => {
     log.info({ order: { email: 'bob@mail.example.org', phone: '+44 7700 900123' } }, 'nested');
 
     const [first, second] = sink.lines.map((line) => JSON.parse(line));
-    expect(first).toMatchObject({ msg: 'mail sent', to: 'a***@example.com', mobile: '138****5678', body: '[redacted]' });
+    expect(first).toMatchObject({
+      msg: 'mail sent',
+      to: 'a***@example.com',
+      mobile: '138****5678',
+      body: '[redacted]',
+    });
     expect(second.order).toEqual({ email: 'b***@mail.example.org', phone: '+44****0123' });
   });
 
   it('logs a failed query with its SQL but without the values it was given', () => {
     const sink = captureLines();
     const log = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }, sink.stream);
-    const driverError = Object.assign(new Error('duplicate key value violates unique constraint "users_email_unique"'), {
-      code: '23505',
-      detail: 'Key (email)=(carol@example.com) already exists.',
-      constraint: 'users_email_unique',
-    });
-    const failed = new DrizzleQueryError('insert into "users" ("email", "mobile") values ($1, $2)', ['carol@example.com', '13900001111'], driverError);
+    const driverError = Object.assign(
+      new Error('duplicate key value violates unique constraint "users_email_unique"'),
+      {
+        code: '23505',
+        detail: 'Key (email)=(carol@example.com) already exists.',
+        constraint: 'users_email_unique',
+      },
+    );
+    const failed = new DrizzleQueryError(
+      'insert into "users" ("email", "mobile") values ($1, $2)',
+      ['carol@example.com', '13900001111'],
+      driverError,
+    );
     log.error({ err: failed }, 'unhandled error');
 
     const text = sink.text();
     expect(text).not.toContain('carol@example.com');
     expect(text).not.toContain('13900001111');
-    const line = JSON.parse(sink.lines[0]);
-    expect(line.err.message).toBe('Failed query: insert into "users" ("email", "mobile") values ($1, $2)\nparams: [redacted]');
+    const line = firstLine(sink.lines);
+    expect(line.err.message).toBe(
+      'Failed query: insert into "users" ("email", "mobile") values ($1, $2)\nparams: [redacted]',
+    );
     expect(line.err.cause).toMatchObject({ code: '23505', constraint: 'users_email_unique' });
     expect(line.err.cause.detail).toBeUndefined();
   });
@@ -53,16 +74,32 @@ describe('what a log line may hold', () => {
   it('hides the value PostgreSQL quotes in a data error message', () => {
     const sink = captureLines();
     const log = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }, sink.stream);
-    const dataError = Object.assign(new Error('invalid input syntax for type integer: "12 Secret Street"'), { code: '22P02' });
+    const dataError = Object.assign(new Error('invalid input syntax for type integer: "12 Secret Street"'), {
+      code: '22P02',
+    });
     log.error({ err: dataError }, 'unhandled error');
-    expect(JSON.parse(sink.lines[0]).err.message).toBe('invalid input syntax for type integer: "[redacted]"');
+    expect(firstLine(sink.lines).err.message).toBe('invalid input syntax for type integer: "[redacted]"');
   });
 
   it('masks an address typed into a logged URL', () => {
     const sink = captureLines();
     const log = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }, sink.stream);
-    log.info({ req: { method: 'GET', url: '/en/sign-in?email=dave%40example.com', ip: '127.0.0.1', headers: { cookie: 'x=1' } } }, 'incoming');
-    expect(JSON.parse(sink.lines[0]).req).toEqual({ method: 'GET', url: '/en/sign-in?email=d***%40example.com', remoteAddress: '127.0.0.1' });
+    log.info(
+      {
+        req: {
+          method: 'GET',
+          url: '/en/sign-in?email=dave%40example.com',
+          ip: '127.0.0.1',
+          headers: { cookie: 'x=1' },
+        },
+      },
+      'incoming',
+    );
+    expect(firstLine(sink.lines).req).toEqual({
+      method: 'GET',
+      url: '/en/sign-in?email=d***%40example.com',
+      remoteAddress: '127.0.0.1',
+    });
   });
 });
 
@@ -92,7 +129,9 @@ describe('a page that fails to render', () => {
     expect(response.status).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 50));
 
-    const records = sink.lines.map((line) => JSON.parse(line) as { msg?: string; path?: string; err?: { message?: string } });
+    const records = sink.lines.map(
+      (line) => JSON.parse(line) as { msg?: string; path?: string; err?: { message?: string } },
+    );
     const failure = records.find((record) => record.msg === 'page render failed');
     expect(failure).toMatchObject({ path: '/en/faq' });
     expect(failure!.err!.message).toContain('select $1::int as broken');

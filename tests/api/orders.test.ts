@@ -1,54 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runShopCommand } from '../../server/cli/shop';
 import { orders, orderTrackingEvents } from '../../server/db/schema';
 import { shipOrder } from '../../server/domains/orders/order-operations.service';
 import { getOrderForPayment, markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { makeBuyer, makeShopper, placeOrderFor, prepareSku, stockOf } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { decodedMail, useFakeSmtp } from '../support/mail';
+import { useTestApp } from '../support/test-server';
 
-let server: TestServer;
-let smtp: SMTPServer;
-const mails: string[] = [];
-
-beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, callback) {
-      let data = '';
-      stream.on('data', (chunk) => (data += chunk));
-      stream.on('end', () => {
-        mails.push(data);
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const port = (smtp.server.address() as import('node:net').AddressInfo).port;
-  server = await startTestServer({ SMTP_URL: `smtp://127.0.0.1:${port}`, PUBLIC_URL: 'https://shop.example' });
-});
-afterAll(async () => {
-  await server?.close();
-  await new Promise<void>((resolve) => smtp.close(() => resolve()));
-});
-
-async function waitForMail(pattern: RegExp): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const found = mails.find((mail) => pattern.test(mail));
-    if (found) return found;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`no mail matching ${pattern}`);
-}
-
-/** The mail with its quoted-printable and base64 parts decoded, as a reader sees it. */
-function decoded(mail: string): string {
-  const quoted = Buffer.from(mail.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))), 'latin1').toString('utf8');
-  const base64Parts = (mail.match(/(?:^[A-Za-z0-9+/=]{16,}\r?\n)+/gm) ?? []).map((block) => Buffer.from(block.replace(/\s/g, ''), 'base64').toString('utf8'));
-  return [quoted, ...base64Parts].join('\n');
-}
+const smtp = useFakeSmtp();
+const server = useTestApp(() => ({ SMTP_URL: smtp.url, PUBLIC_URL: 'https://shop.example' }));
 
 async function paid(orderId: number) {
   const result = await markOrderPaid(server.ctx, { orderId, paymentId: `pay_${orderId}` });
@@ -71,27 +32,49 @@ describe('order reads', () => {
     const all = await buyer.call('/v1/order/list?page=1&page_size=10');
     expect(all.body.data).toMatchObject({ total: 4, page: 1, page_size: 10 });
     expect(all.body.data.records.map((order: { id: number }) => order.id)).toEqual([d.id, c.id, b.id, a.id]);
-    expect(all.body.data.records[3]).toMatchObject({ status: 1, status_text: 'Pending payment', can_cancel: true, item_count: 1 });
-    const tab = async (status: string) => (await buyer.call(`/v1/order/list?status=${status}`)).body.data.records.map((order: { id: number }) => order.id);
+    expect(all.body.data.records[3]).toMatchObject({
+      status: 1,
+      status_text: 'Pending payment',
+      can_cancel: true,
+      item_count: 1,
+    });
+    const tab = async (status: string) =>
+      (await buyer.call(`/v1/order/list?status=${status}`)).body.data.records.map((order: { id: number }) => order.id);
     expect(await tab('1')).toEqual([a.id]);
     expect(await tab('10')).toEqual([b.id]);
     expect(await tab('20')).toEqual([c.id]);
     expect(await tab('after_sales')).toEqual([d.id]);
-    expect((await buyer.call('/v1/order/afterSaleList')).body.data.records.map((order: { id: number }) => order.id)).toEqual([d.id]);
+    expect(
+      (await buyer.call('/v1/order/afterSaleList')).body.data.records.map((order: { id: number }) => order.id),
+    ).toEqual([d.id]);
     const paged = await buyer.call('/v1/order/list?page=2&page_size=3');
     expect(paged.body.data).toMatchObject({ total: 4, records: [expect.objectContaining({ id: a.id })] });
     const counts = await buyer.call('/v1/order/countByStatus');
-    expect(counts.body.data).toMatchObject({ all: 4, pending_payment: 1, pending_shipment: 1, pending_receipt: 1, after_sales: 1 });
+    expect(counts.body.data).toMatchObject({
+      all: 4,
+      pending_payment: 1,
+      pending_shipment: 1,
+      pending_receipt: 1,
+      after_sales: 1,
+    });
     expect((await buyer.call('/v1/order/list?status=5')).status).toBe(400);
     const zh = await buyer.call(`/v1/order/${b.id}`, { headers: { lang: 'zh-cn' } });
-    expect(zh.body.data).toMatchObject({ status_text: '待发货', pay_status_text: '已支付', country: '中国', region: '广东省 广州市' });
+    expect(zh.body.data).toMatchObject({
+      status_text: '待发货',
+      pay_status_text: '已支付',
+      country: '中国',
+      region: '广东省 广州市',
+    });
     expect(zh.body.data.history.map((entry: { note: string }) => entry.note)).toEqual(['订单已提交', '已收到付款']);
   });
 
   it('shows the order detail: contact, address, price details, notes, history, shipment', async () => {
     const buyer = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 5 });
-    const placed = await buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }], notes: 'Gift wrap please' } });
+    const placed = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: { items: [{ sku_id: sku.id, quantity: 1 }], notes: 'Gift wrap please' },
+    });
     const { body } = await buyer.call(`/v1/order/${placed.body.data.id}`);
     expect(body.data).toMatchObject({
       contact: { name: 'Li Lei', phone: '+8613812345678' },
@@ -147,7 +130,9 @@ describe('cancel and confirm', () => {
     expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'late' })).outcome).toBe('cancelled');
 
     const english = await placeOrderFor(buyer, sku.id);
-    expect((await buyer.call(`/v1/order/cancel/${english.id}`, { method: 'PUT' })).body.msg).toBe('Canceled Successfully');
+    expect((await buyer.call(`/v1/order/cancel/${english.id}`, { method: 'PUT' })).body.msg).toBe(
+      'Canceled Successfully',
+    );
   });
 
   it('refuses to cancel a paid or shipped order, and confirms receipt only when shipped', async () => {
@@ -177,10 +162,27 @@ describe('payment hand-off (for the payments domain)', () => {
     const sku = await prepareSku(server, { stock: 5 });
     const order = await placeOrderFor(buyer, sku.id);
     const forPayment = await getOrderForPayment(server.ctx, { orderId: order.id });
-    expect(forPayment).toMatchObject({ userId: buyer.id, userEmail: buyer.email, amountMinor: order.total.amount_minor, currency: 'CNY', payable: true });
+    expect(forPayment).toMatchObject({
+      userId: buyer.id,
+      userEmail: buyer.email,
+      amountMinor: order.total.amount_minor,
+      currency: 'CNY',
+      payable: true,
+    });
     expect(await getOrderForPayment(server.ctx, { orderId: order.id, userId: buyer.id + 1000 })).toBeNull();
-    expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'p1', amountMinor: 1 })).outcome).toBe('amount_mismatch');
-    const results = await Promise.all([1, 2, 3].map(() => markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'p1', amountMinor: order.total.amount_minor, currency: 'CNY' })));
+    expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'p1', amountMinor: 1 })).outcome).toBe(
+      'amount_mismatch',
+    );
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        markOrderPaid(server.ctx, {
+          orderId: order.id,
+          paymentId: 'p1',
+          amountMinor: order.total.amount_minor,
+          currency: 'CNY',
+        }),
+      ),
+    );
     expect(results.map((result) => result.outcome).sort()).toEqual(['already_paid', 'already_paid', 'paid']);
     const detail = (await buyer.call(`/v1/order/${order.id}`)).body.data;
     expect(detail).toMatchObject({ status: 10, pay_status: 2 });
@@ -194,14 +196,14 @@ describe('shipping, tracking and emails', () => {
     const buyer = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 5 });
     const order = await placeOrderFor(buyer, sku.id, 1, { lang: 'zh-cn' });
-    const placedMail = decoded(await waitForMail(new RegExp(`To: ${buyer.email}`)));
+    const placedMail = decodedMail((await smtp.waitFor((mail) => mail.to === buyer.email)).raw);
     expect(placedMail).toContain(`感谢您的订单 ${order.order_no}`);
     expect(placedMail).toContain('Li Lei');
     expect(placedMail).toContain(`https://shop.example/zh-cn/my/order/${order.id}`);
     await paid(order.id);
     await shipOrder(server.ctx, { orderId: order.id, carrierCode: 'zhongtong', trackingNo: 'ZT7788990011' });
-    await waitForMail(/ZT7788990011|kuaidi100/);
-    const shippedMail = mails.map(decoded).find((mail) => mail.includes('ZT7788990011'))!;
+    await smtp.waitFor((mail) => /ZT7788990011|kuaidi100/.test(mail.raw));
+    const shippedMail = smtp.inbox.map((mail) => decodedMail(mail.raw)).find((mail) => mail.includes('ZT7788990011'))!;
     expect(shippedMail).toContain('已交由中通快递发出');
     expect(shippedMail).toContain('https://www.kuaidi100.com/chaxun?com=zhongtong&nu=ZT7788990011');
   });
@@ -212,11 +214,25 @@ describe('shipping, tracking and emails', () => {
     const order = await placeOrderFor(buyer, sku.id);
     expect((await buyer.call(`/v1/order/${order.id}/express`)).status).toBe(404);
     await paid(order.id);
-    await shipOrder(server.ctx, { orderId: order.id, carrierCode: 'jtexpress', trackingNo: 'JT0001112223', now: new Date('2026-11-01T08:00:00Z') });
+    await shipOrder(server.ctx, {
+      orderId: order.id,
+      carrierCode: 'jtexpress',
+      trackingNo: 'JT0001112223',
+      now: new Date('2026-11-01T08:00:00Z'),
+    });
     const out: string[] = [];
-    await runShopCommand(server.ctx, ['orders:track', String(order.id), '--event', 'Arrived at Guangzhou hub', '--at', '2026-11-02T09:00:00Z'], (line) => out.push(line));
+    await runShopCommand(
+      server.ctx,
+      ['orders:track', String(order.id), '--event', 'Arrived at Guangzhou hub', '--at', '2026-11-02T09:00:00Z'],
+      (line) => out.push(line),
+    );
     const en = await buyer.call(`/v1/order/${order.id}/express`);
-    expect(en.body.data).toMatchObject({ carrier_code: 'jtexpress', carrier_name: 'J&T Express', tracking_no: 'JT0001112223', status: 20 });
+    expect(en.body.data).toMatchObject({
+      carrier_code: 'jtexpress',
+      carrier_name: 'J&T Express',
+      tracking_no: 'JT0001112223',
+      status: 20,
+    });
     expect(en.body.data.events.map((event: { description: string }) => event.description)).toEqual([
       'Arrived at Guangzhou hub',
       'Shipped with J&T Express, tracking number JT0001112223',
@@ -230,7 +246,14 @@ describe('shipping, tracking and emails', () => {
 describe('OpenAPI', () => {
   it('documents the address, cart, checkout and order endpoints', async () => {
     const paths = Object.keys((await server.request('/v1/openapi.json')).body.paths);
-    for (const path of ['/v1/useraddress/list', '/v1/cart/items/{sku_id}', '/v2/order/confirm', '/v2/order', '/v1/order/{id}/express', '/v1/order/cancel/{id}']) {
+    for (const path of [
+      '/v1/useraddress/list',
+      '/v1/cart/items/{sku_id}',
+      '/v2/order/confirm',
+      '/v2/order',
+      '/v1/order/{id}/express',
+      '/v1/order/cancel/{id}',
+    ]) {
       expect(paths).toContain(path);
     }
   });
@@ -250,14 +273,19 @@ describe('operator CLI (npm run shop)', () => {
     const list = await run('orders:to-ship');
     expect(list).toMatch(/^id\s+order_no\s+paid_at\s+country\s+contact\s+items\s+total/);
     expect(list).toContain(order.order_no);
-    expect(await run('orders:ship', String(order.id), '--carrier', 'shunfeng', '--tracking', 'SF998877665')).toContain('shipped with shunfeng');
+    expect(await run('orders:ship', String(order.id), '--carrier', 'shunfeng', '--tracking', 'SF998877665')).toContain(
+      'shipped with shunfeng',
+    );
     expect(await run('orders:to-ship')).not.toContain(order.order_no);
     await run('orders:track', String(order.id), '--event', 'Cleared customs');
     expect(await run('orders:deliver', String(order.id))).toContain('status stays 20');
     const detail = (await buyer.call(`/v1/order/${order.id}`)).body.data;
     expect(detail.status).toBe(20);
     expect(detail.shipment.delivered_at).not.toBeNull();
-    const events = await server.ctx.db.select().from(orderTrackingEvents).where(eq(orderTrackingEvents.orderId, order.id));
+    const events = await server.ctx.db
+      .select()
+      .from(orderTrackingEvents)
+      .where(eq(orderTrackingEvents.orderId, order.id));
     expect(events.map((event) => event.kind).sort()).toEqual(['delivered', 'shipped', 'update']);
     const express = (await buyer.call(`/v1/order/${order.id}/express`)).body.data;
     expect(express.events[0].description).toBe('Delivered');
@@ -268,12 +296,20 @@ describe('operator CLI (npm run shop)', () => {
     const sku = await prepareSku(server, { stock: 5 });
     const order = await placeOrderFor(buyer, sku.id);
     const run = (...args: string[]) => runShopCommand(server.ctx, args, () => {});
-    await expect(run('orders:ship', String(order.id), '--carrier', 'shunfeng', '--tracking', 'SF1234567')).rejects.toMatchObject({ messageKey: 'order.notPendingShipment' });
-    await expect(run('orders:track', String(order.id), '--event', 'x')).rejects.toMatchObject({ messageKey: 'order.notShipped' });
+    await expect(
+      run('orders:ship', String(order.id), '--carrier', 'shunfeng', '--tracking', 'SF1234567'),
+    ).rejects.toMatchObject({ messageKey: 'order.notPendingShipment' });
+    await expect(run('orders:track', String(order.id), '--event', 'x')).rejects.toMatchObject({
+      messageKey: 'order.notShipped',
+    });
     await paid(order.id);
-    await expect(run('orders:ship', String(order.id), '--carrier', 'pigeon', '--tracking', 'SF1234567')).rejects.toMatchObject({ messageKey: 'order.carrierUnknown' });
+    await expect(
+      run('orders:ship', String(order.id), '--carrier', 'pigeon', '--tracking', 'SF1234567'),
+    ).rejects.toMatchObject({ messageKey: 'order.carrierUnknown' });
     await run('orders:ship', String(order.id), '--carrier', 'yunda', '--tracking', 'YD1234567');
-    await expect(run('orders:ship', String(order.id), '--carrier', 'yunda', '--tracking', 'YD1234567')).rejects.toMatchObject({ messageKey: 'order.notPendingShipment' });
+    await expect(
+      run('orders:ship', String(order.id), '--carrier', 'yunda', '--tracking', 'YD1234567'),
+    ).rejects.toMatchObject({ messageKey: 'order.notPendingShipment' });
     await expect(run('orders:ship', 'abc')).rejects.toThrow(/--carrier and --tracking are required|order id/);
     await expect(run('orders:nope')).rejects.toThrow(/unknown command/);
   });

@@ -2,13 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { orders, orderStatusHistory, payments } from '../../server/db/schema';
 import { signSandboxPayload } from '../../server/domains/payments/sandbox/sandbox-signature';
-import type { AppContext } from '../../server/shared/context';
+import type { AppContext } from '../../server/context';
 import type { TestServer } from '../support/test-server';
 
 export const SANDBOX_SECRET = 'sandbox-webhook-secret-for-tests-0123456789';
 
 /** An unpaid order as checkout leaves it (status 1, pay status 1). */
-export async function makeOrder(ctx: AppContext, userId: number, totalMinor = 12_345, currency = 'CNY'): Promise<number> {
+export async function makeOrder(
+  ctx: AppContext,
+  userId: number,
+  totalMinor = 12_345,
+  currency = 'CNY',
+): Promise<number> {
   const [order] = await ctx.db
     .insert(orders)
     .values({
@@ -37,6 +42,7 @@ export async function makeOrder(ctx: AppContext, userId: number, totalMinor = 12
       paymentDeadline: new Date(Date.now() + 30 * 60_000),
     })
     .returning({ id: orders.id });
+  if (!order) throw new Error(`inserting an unpaid order for user ${userId} returned no row`);
   return order.id;
 }
 
@@ -70,7 +76,12 @@ export function sandboxWebhook(
     id: event.id ?? `evt_test_${randomUUID()}`,
     type: event.type,
     created: Math.floor(Date.now() / 1000),
-    data: { session_id: event.sessionId, reference: event.reference ?? '0', amount: event.amount, currency: event.currency ?? 'CNY' },
+    data: {
+      session_id: event.sessionId,
+      reference: event.reference ?? '0',
+      amount: event.amount,
+      currency: event.currency ?? 'CNY',
+    },
   });
   return server.request('/v1/pay/webhook/sandbox', {
     method: 'POST',

@@ -5,7 +5,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { users } from '../../server/db/schema';
 import { createSession } from '../../server/domains/customers/sessions.service';
-import type { AppContext } from '../../server/shared/context';
+import type { AppContext } from '../../server/context';
 import { openTestDatabase, postgresAdminUrl, templateDumpPath } from '../support/database';
 import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder, SANDBOX_SECRET } from './payments-fixtures';
@@ -27,11 +27,18 @@ async function prepareShop(dataDir: string) {
         url: undefined,
       };
   const ctx = { db: database.handle.db, env: { SESSION_SECRET } } as unknown as AppContext;
-  const [user] = await ctx.db.insert(users).values({ email: 'restart@example.com', username: 'restart-buyer' }).returning();
-  const session = await createSession(ctx, user.id);
-  const orderId = await makeOrder(ctx, user.id, 8_800, 'CNY');
+  const [user] = await ctx.db
+    .insert(users)
+    .values({ email: 'restart@example.com', username: 'restart-buyer' })
+    .returning();
+  const session = await createSession(ctx, user!.id);
+  const orderId = await makeOrder(ctx, user!.id, 8_800, 'CNY');
   await database.handle.close();
-  return { databaseUrl: database.url, orderId, headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' } };
+  return {
+    databaseUrl: database.url,
+    orderId,
+    headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' },
+  };
 }
 
 describe('payments survive a killed server', { timeout: 180_000 }, () => {
@@ -51,9 +58,16 @@ describe('payments survive a killed server', { timeout: 180_000 }, () => {
     let second: SpawnedServer | undefined;
     try {
       // The first server's webhooks go to where the second will listen: nothing answers yet.
-      first = spawnServer({ ...env, SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${secondPort}/v1/pay/webhook/sandbox` }, firstPort);
+      first = spawnServer(
+        { ...env, SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${secondPort}/v1/pay/webhook/sandbox` },
+        firstPort,
+      );
       await waitForReady(first.url);
-      const paying = await fetch(`${first.url}/v1/pay`, { method: 'POST', headers: shop.headers, body: JSON.stringify({ order_id: shop.orderId }) });
+      const paying = await fetch(`${first.url}/v1/pay`, {
+        method: 'POST',
+        headers: shop.headers,
+        body: JSON.stringify({ order_id: shop.orderId }),
+      });
       const { redirect_url: redirectUrl } = (await paying.json()).data as { redirect_url: string };
       const pressed = await fetch(`${first.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
       expect(pressed.status).toBe(303);

@@ -30,7 +30,7 @@ async function startPaying(orderId: number) {
   const response = await buyer.call('/v1/pay', { method: 'POST', body: { order_id: orderId } });
   expect(response.body.code).toBe(200);
   const paymentId = response.body.data.payment_id as number;
-  const providerRef = (await paymentRow(server.ctx, paymentId)).providerRef!;
+  const providerRef = (await paymentRow(server.ctx, paymentId))!.providerRef!;
   return { paymentId, providerRef, redirectUrl: response.body.data.redirect_url as string };
 }
 
@@ -60,14 +60,21 @@ describe('stripe payments (SDK against a local fake)', () => {
     const response = await deliver(completed);
     expect(response.body).toEqual({ code: 200, msg: 'ok', data: { received: true, outcome: 'paid' } });
     expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
-    expect(await paymentRow(server.ctx, paymentId)).toMatchObject({ status: 'succeeded', chargeRef: `pi_test_${providerRef}` });
+    expect(await paymentRow(server.ctx, paymentId)).toMatchObject({
+      status: 'succeeded',
+      chargeRef: `pi_test_${providerRef}`,
+    });
 
     // Stripe retries deliveries: the same event again changes nothing.
     expect((await deliver(completed)).body.data.outcome).toBe('duplicate');
     expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
     // A later expiry notice for the same session cannot undo the payment.
     expect((await deliver(fake.webhook('checkout.session.expired', providerRef))).body.data.outcome).toBe('stale');
-    expect((await buyer.call(`/v1/pay/PayStatus/${orderId}`)).body.data).toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
+    expect((await buyer.call(`/v1/pay/PayStatus/${orderId}`)).body.data).toMatchObject({
+      order_status: 10,
+      pay_status: 2,
+      payment_status: 'succeeded',
+    });
   });
 
   it('refuses a webhook whose signature does not match (400) and changes nothing', async () => {
@@ -81,15 +88,17 @@ describe('stripe payments (SDK against a local fake)', () => {
     expect((await deliver({ ...tampered, body: tampered.body.replace('"paid"', '"unpaid"') })).status).toBe(400);
     expect((await deliver(tampered, '')).status).toBe(400);
     expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 1, payStatus: 1 });
-    expect((await paymentRow(server.ctx, paymentId)).status).toBe('pending');
-    expect(await server.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, tampered.eventId))).toEqual([]);
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('pending');
+    expect(await server.ctx.db.select().from(paymentEvents).where(eq(paymentEvents.eventId, tampered.eventId))).toEqual(
+      [],
+    );
   });
 
   it('marks an expired session failed and keeps the order payable', async () => {
     const orderId = await makeOrder(server.ctx, buyer.id);
     const { paymentId, providerRef } = await startPaying(orderId);
     expect((await deliver(fake.webhook('checkout.session.expired', providerRef))).body.data.outcome).toBe('failed');
-    expect((await paymentRow(server.ctx, paymentId)).status).toBe('failed');
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('failed');
     expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 1, payStatus: 1 });
     expect((await buyer.call('/v1/pay', { method: 'POST', body: { order_id: orderId } })).body.code).toBe(200);
   });
@@ -98,7 +107,9 @@ describe('stripe payments (SDK against a local fake)', () => {
     const orderId = await makeOrder(server.ctx, buyer.id);
     const { paymentId, providerRef } = await startPaying(orderId);
     await cancelOrder(server.ctx, orderId);
-    expect((await deliver(fake.webhook('checkout.session.completed', providerRef))).body.data.outcome).toBe('refund_due');
+    expect((await deliver(fake.webhook('checkout.session.completed', providerRef))).body.data.outcome).toBe(
+      'refund_due',
+    );
     const refund = fake.refunds.find((candidate) => candidate.payment_intent === `pi_test_${providerRef}`);
     expect(refund?.idempotencyKey).toBe(`refund-payment-${paymentId}`);
     expect(await paymentRow(server.ctx, paymentId)).toMatchObject({ status: 'refunded', refundRef: refund!.id });
@@ -110,14 +121,21 @@ describe('stripe payments (SDK against a local fake)', () => {
     const { paymentId, providerRef } = await startPaying(orderId);
     await cancelOrder(server.ctx, orderId);
     fake.failNext(3); // the SDK retries twice; all three attempts fail
-    expect((await deliver(fake.webhook('checkout.session.completed', providerRef))).body.data.outcome).toBe('refund_due');
+    expect((await deliver(fake.webhook('checkout.session.completed', providerRef))).body.data.outcome).toBe(
+      'refund_due',
+    );
     const owed = await paymentRow(server.ctx, paymentId);
-    expect(owed.status).toBe('refund_pending');
-    expect(owed.lastError).toMatch(/^refund: /);
+    expect(owed?.status).toBe('refund_pending');
+    expect(owed?.lastError).toMatch(/^refund: /);
     // Age the last try past the retry pause instead of waiting a minute.
     const { payments } = await import('../../server/db/schema');
-    await server.ctx.db.update(payments).set({ updatedAt: new Date(Date.now() - 120_000) }).where(eq(payments.id, paymentId));
-    await expect.poll(async () => (await paymentRow(server.ctx, paymentId)).status, { timeout: 10_000, interval: 250 }).toBe('refunded');
+    await server.ctx.db
+      .update(payments)
+      .set({ updatedAt: new Date(Date.now() - 120_000) })
+      .where(eq(payments.id, paymentId));
+    await expect
+      .poll(async () => (await paymentRow(server.ctx, paymentId))?.status, { timeout: 10_000, interval: 250 })
+      .toBe('refunded');
   });
 
   it('answers 502 with a clear message when Stripe cannot open a session, and nothing is charged', async () => {

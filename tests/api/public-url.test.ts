@@ -8,7 +8,9 @@ describe('PUBLIC_URL', () => {
   it('is required to start in production', () => {
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(InsecureConfigError);
     expect(() => loadEnv({ NODE_ENV: 'production' })).toThrow(/PUBLIC_URL is required/);
-    expect(loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' }).PUBLIC_URL).toBe('https://shop.example');
+    expect(loadEnv({ NODE_ENV: 'production', PUBLIC_URL: 'https://shop.example' }).PUBLIC_URL).toBe(
+      'https://shop.example',
+    );
   });
 });
 
@@ -17,7 +19,11 @@ describe('links that leave the site never come from the Host header', () => {
   let buyer: Buyer;
 
   beforeAll(async () => {
-    server = await startTestServer({ PUBLIC_URL: 'https://shop.example', PAYMENT_PROVIDER: 'sandbox', SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET });
+    server = await startTestServer({
+      PUBLIC_URL: 'https://shop.example',
+      PAYMENT_PROVIDER: 'sandbox',
+      SANDBOX_WEBHOOK_SECRET: SANDBOX_SECRET,
+    });
     buyer = await makeBuyer(server);
   });
   afterAll(() => server?.close());
@@ -27,7 +33,12 @@ describe('links that leave the site never come from the Host header', () => {
     const started = await server.app.inject({
       method: 'POST',
       url: '/v1/pay',
-      headers: { ...buyer.headers, host: 'evil.example', 'x-forwarded-host': 'evil.example', 'content-type': 'application/json' },
+      headers: {
+        ...buyer.headers,
+        host: 'evil.example',
+        'x-forwarded-host': 'evil.example',
+        'content-type': 'application/json',
+      },
       payload: { order_id: orderId },
     });
     expect(started.json()).toMatchObject({ code: 200 });

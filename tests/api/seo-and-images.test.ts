@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 describe('/sitemap.xml and /robots.txt', () => {
   it('lists every listed product, group and content page in both locales with alternates', async () => {
@@ -59,14 +54,16 @@ describe('/images', () => {
   });
 
   // Encoded slashes survive URL normalisation, so these reach the route as '../../etc/passwd'.
-  it.each(['/images/..%2f..%2f..%2fetc%2fpasswd', '/images/demo%2f..%2f..%2f..%2fetc%2fpasswd', '/images/demo/nope.webp', '/images/demo/'])(
-    '%s answers 404 and never a file outside the images folder',
-    async (path) => {
-      const response = await fetch(server.url + path);
-      expect(response.status).toBe(404);
-      expect(await response.text()).not.toContain('root:');
-    },
-  );
+  it.each([
+    '/images/..%2f..%2f..%2fetc%2fpasswd',
+    '/images/demo%2f..%2f..%2f..%2fetc%2fpasswd',
+    '/images/demo/nope.webp',
+    '/images/demo/',
+  ])('%s answers 404 and never a file outside the images folder', async (path) => {
+    const response = await fetch(server.url + path);
+    expect(response.status).toBe(404);
+    expect(await response.text()).not.toContain('root:');
+  });
 
   it('refuses a width outside the allowed range with 400', async () => {
     const response = await fetch(`${server.url}${await firstImageUrl()}?w=100000`);

@@ -1,7 +1,7 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, it } from 'vitest';
 import { makeBuyer, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
 /**
  * Small limits so the test is quick: 1 s for the headers, 3 s for a whole request, 2 s without
@@ -17,14 +17,11 @@ const LIMITS = {
 /** Longest a connection is kept open by the test itself: a server that never closes fails. */
 const GIVE_UP_MS = 10_000;
 
-let server: TestServer;
+const server = useTestServer(LIMITS);
 let buyer: Buyer;
 beforeAll(async () => {
-  server = await startTestServer(LIMITS);
   buyer = await makeBuyer(server);
 });
-afterAll(async () => server?.close());
-
 interface Closed {
   /** From connecting to the server closing the connection. */
   seconds: number;
@@ -44,7 +41,7 @@ function rawClient(opening: string, drip = '', everyMs = 200): Promise<Closed> {
     const socket = net.connect(Number(port), '127.0.0.1', () => {
       socket.write(opening);
       let next = 0;
-      if (drip) dripping = setInterval(() => socket.writable && socket.write(drip[next++ % drip.length]), everyMs);
+      if (drip) dripping = setInterval(() => socket.writable && socket.write(drip[next++ % drip.length]!), everyMs);
     });
     const giveUp = setTimeout(() => socket.destroy(), GIVE_UP_MS);
     socket.setEncoding('latin1');
@@ -63,7 +60,9 @@ const jsonPost = (path: string, length: number) =>
 
 // The connections run side by side (one shared server, like real traffic), so the file takes about 4 s.
 describe.concurrent('slow clients', { timeout: 20_000 }, () => {
-  it('answers 408 and closes a connection whose headers arrive one byte at a time (slowloris), serving others meanwhile', async ({ expect }) => {
+  it('answers 408 and closes a connection whose headers arrive one byte at a time (slowloris), serving others meanwhile', async ({
+    expect,
+  }) => {
     const slowloris = rawClient('GET /v1/siteManage HTTP/1.1\r\nHost: 127.0.0.1\r\n', 'X-Slow: a\r\n', 100);
     const started = performance.now();
     const meanwhile = await fetch(`${server.url}/healthz`);
@@ -86,7 +85,9 @@ describe.concurrent('slow clients', { timeout: 20_000 }, () => {
     expect(closed.seconds).toBeLessThan(5.5);
   });
 
-  it('closes a slow image upload (multipart, POST /v1/upload) at the request deadline; the buyer can upload again at once', async ({ expect }) => {
+  it('closes a slow image upload (multipart, POST /v1/upload) at the request deadline; the buyer can upload again at once', async ({
+    expect,
+  }) => {
     const boundary = 'slowclientboundary';
     const opening =
       `POST /v1/upload HTTP/1.1\r\nHost: 127.0.0.1\r\ntoken: ${buyer.headers.token}\r\nsign: ${buyer.headers.sign}\r\n` +
@@ -103,14 +104,18 @@ describe.concurrent('slow clients', { timeout: 20_000 }, () => {
     expect((await upload.json()).code).toBe(0);
   });
 
-  it('drops a request whose body stops arriving after the idle timeout, before the request deadline', async ({ expect }) => {
+  it('drops a request whose body stops arriving after the idle timeout, before the request deadline', async ({
+    expect,
+  }) => {
     const closed = await rawClient(jsonPost('/v1/captcha', 40), '');
     expect(closed.received).toBe('');
     expect(closed.seconds).toBeGreaterThanOrEqual(1.9);
     expect(closed.seconds).toBeLessThan(2.9);
   });
 
-  it('closes an idle keep-alive connection after the keep-alive timeout (plus the second Node adds)', async ({ expect }) => {
+  it('closes an idle keep-alive connection after the keep-alive timeout (plus the second Node adds)', async ({
+    expect,
+  }) => {
     const closed = await rawClient('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
     expect(closed.received).toMatch(/^HTTP\/1\.1 200 /);
     expect(closed.received).toMatch(/\r\nkeep-alive: timeout=1\r\n/i);

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_KEYWORD_LENGTH } from '../../server/domains/catalog/catalog.schemas';
 import { convert, type Currency } from '../../server/shared/money';
 import { KEYWORD_MAX_LENGTH } from '../../app/components/catalog/listing';
 import { parseMajorAmount, settlementBound } from '../../app/components/catalog/price-range';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 const FORM = 'application/x-www-form-urlencoded';
 const RATES: Record<Currency, number> = { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 };
@@ -26,16 +21,16 @@ function decode(text: string): string {
 
 /** The product cards of a page, in order: id and name from the card's link. */
 function cards(html: string): Array<{ id: number; name: string }> {
-  return [...html.matchAll(/<a class="product-card__link" href="\/(?:en|zh-cn)\/product\/(\d+)"[^>]*>([^<]*)<\/a>/g)].map(
-    (match) => ({ id: Number(match[1]), name: decode(match[2]) }),
-  );
+  return [
+    ...html.matchAll(/<a class="product-card__link" href="\/(?:en|zh-cn)\/product\/(\d+)"[^>]*>([^<]*)<\/a>/g),
+  ].map((match) => ({ id: Number(match[1]), name: decode(match[2]!) }));
 }
 
 /** The visible texts of the card prices ('￥129.00', '≈$17.92'). */
 function cardPrices(html: string): string[] {
-  return [...html.matchAll(/<span class="price price--md[^"]*"[^>]*>(.*?)<\/span><span class="product-card__sold"/g)].map((match) =>
-    decode(match[1].replace(/<span class="sr-only">.*?<\/span>/g, '').replace(/<[^>]+>/g, '')),
-  );
+  return [
+    ...html.matchAll(/<span class="price price--md[^"]*"[^>]*>(.*?)<\/span><span class="product-card__sold"/g),
+  ].map((match) => decode(match[1]!.replace(/<span class="sr-only">.*?<\/span>/g, '').replace(/<[^>]+>/g, '')));
 }
 
 interface ApiCard {
@@ -44,7 +39,10 @@ interface ApiCard {
   price_minor: number;
 }
 
-async function apiList(query: Record<string, string | number>, lang = 'en'): Promise<{ records: ApiCard[]; total: number }> {
+async function apiList(
+  query: Record<string, string | number>,
+  lang = 'en',
+): Promise<{ records: ApiCard[]; total: number }> {
   const params = new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]));
   const response = await server.request(`/v1/good/list?${params}`, { headers: { lang } });
   expect(response.status).toBe(200);
@@ -81,7 +79,7 @@ describe('home page', () => {
   it('links every card to its product page and marks sold counts and swatches', async () => {
     const { text } = await server.request('/en/');
     const first = cards(text)[0];
-    expect(first.id).toBeGreaterThan(0);
+    expect(first?.id).toBeGreaterThan(0);
     expect(text).toMatch(/Sold [\d,]+/);
     expect(text).toMatch(/<button type="button" class="swatch"/);
     expect((await server.request('/zh-cn/')).text).toMatch(/已售 [\d,]+/);
@@ -169,7 +167,13 @@ describe('category page', () => {
 
   it('filters by a price range in settlement minor units', async () => {
     const page = await server.request('/en/product/cate/1?price_min=15000&price_max=40000&sort=price_asc');
-    const expected = await apiList({ group_id: 1, page_size: 12, price_min: 15000, price_max: 40000, sort: 'price_asc' });
+    const expected = await apiList({
+      group_id: 1,
+      page_size: 12,
+      price_min: 15000,
+      price_max: 40000,
+      sort: 'price_asc',
+    });
     expect(expected.records.length).toBeGreaterThan(0);
     expect(cards(page.text).map((card) => card.id)).toEqual(expected.records.map((card) => card.id));
   });
@@ -179,9 +183,15 @@ describe('category page', () => {
     expect(page.status).toBe(200);
     const all = await apiList({ group_id: 1, page_size: 50 });
     const shownUsd = (minor: number) => convert({ amountMinor: minor, currency: 'CNY' }, 'USD', RATES).amountMinor;
-    const expected = all.records.filter((card) => shownUsd(card.price_minor) >= 2000 && shownUsd(card.price_minor) <= 6000);
+    const expected = all.records.filter(
+      (card) => shownUsd(card.price_minor) >= 2000 && shownUsd(card.price_minor) <= 6000,
+    );
     expect(expected.length).toBeGreaterThan(0);
-    expect(cards(page.text).map((card) => card.id).sort()).toEqual(expected.map((card) => card.id).sort());
+    expect(
+      cards(page.text)
+        .map((card) => card.id)
+        .sort(),
+    ).toEqual(expected.map((card) => card.id).sort());
     expect(page.text).toContain('$20.00 – $60.00');
     expect(page.text).toContain('name="min" ');
     expect(page.text).toMatch(/name="min"[^>]*value="20"/);
@@ -216,7 +226,9 @@ describe('search page', () => {
     expect(page.status).toBe(200);
     const found = cards(page.text);
     // Names and descriptions are searched, so not every hit says 'linen' in its name.
-    expect(found.map((card) => card.id)).toEqual((await apiList({ keyword: 'linen', page_size: 12 })).records.map((card) => card.id));
+    expect(found.map((card) => card.id)).toEqual(
+      (await apiList({ keyword: 'linen', page_size: 12 })).records.map((card) => card.id),
+    );
     expect(found.filter((card) => card.name.toLowerCase().includes('linen')).length).toBeGreaterThan(1);
     expect(page.text).toContain('Results for “linen”');
     expect(page.text).toContain('<meta name="robots" content="noindex"/>');
@@ -231,7 +243,11 @@ describe('search page', () => {
     );
     expect(zhCards.filter((card) => card.name.includes('亚麻')).length).toBeGreaterThan(1);
     const en = await server.request(`/en/search?keyword=${encodeURIComponent('亚麻')}`);
-    expect(cards(en.text).map((card) => card.id).sort()).toEqual(zhCards.map((card) => card.id).sort());
+    expect(
+      cards(en.text)
+        .map((card) => card.id)
+        .sort(),
+    ).toEqual(zhCards.map((card) => card.id).sort());
   });
 
   it('sorts and filters results like the category page', async () => {
@@ -268,7 +284,11 @@ describe('search page', () => {
   });
 
   it('never reflects a script tag in the keyword unescaped', async () => {
-    for (const keyword of ['<script>alert(1)</script>', '"><script>alert(1)</script>', '</script><script>alert(1)</script>']) {
+    for (const keyword of [
+      '<script>alert(1)</script>',
+      '"><script>alert(1)</script>',
+      '</script><script>alert(1)</script>',
+    ]) {
       const page = await server.request(`/en/search?keyword=${encodeURIComponent(keyword)}`);
       expect([200, 400]).toContain(page.status);
       expect(page.text).not.toContain('<script>alert(1)</script>');
@@ -286,7 +306,8 @@ describe('display currency', () => {
     const prices = cardPrices((await server.request('/en/product/cate/4')).text);
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price).toMatch(/^￥\d+\.\d{2}$/);
-    for (const price of cardPrices((await server.request('/zh-cn/product/cate/4')).text)) expect(price).toMatch(/^\d+\.\d{2}元$/);
+    for (const price of cardPrices((await server.request('/zh-cn/product/cate/4')).text))
+      expect(price).toMatch(/^\d+\.\d{2}元$/);
   });
 
   it('converts to US dollars, marked approximate with the amount charged', async () => {
@@ -294,7 +315,9 @@ describe('display currency', () => {
     const prices = cardPrices(page.text);
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price).toMatch(/^≈\$\d+\.\d{2}$/);
-    expect(page.text).toMatch(/title="Approximate price in USD\. You will be charged ￥\d+\.\d{2} \(CNY\) at checkout\."/);
+    expect(page.text).toMatch(
+      /title="Approximate price in USD\. You will be charged ￥\d+\.\d{2} \(CNY\) at checkout\."/,
+    );
     const zh = cardPrices((await server.request('/zh-cn/product/cate/4', { cookies: { currency: 'USD' } })).text);
     for (const price of zh) expect(price).toMatch(/^≈\d+\.\d{2}美元$/);
   });
@@ -319,7 +342,11 @@ describe('display currency', () => {
 
 describe('preferences', () => {
   const post = (body: string) =>
-    server.request('/en/preferences', { method: 'POST', rawBody: body, headers: { origin: server.url, 'content-type': FORM } });
+    server.request('/en/preferences', {
+      method: 'POST',
+      rawBody: body,
+      headers: { origin: server.url, 'content-type': FORM },
+    });
 
   it('remembers the display currency for a year and goes back to the page (no JavaScript)', async () => {
     const response = await post(`currency=USD&redirectTo=${encodeURIComponent('/en/product/cate/1?sort=price_asc')}`);

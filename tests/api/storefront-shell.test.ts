@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { updateSiteSettings } from '../../server/domains/site-settings/site-settings.service';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer } from '../support/test-server';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.close());
+const server = useTestServer();
 
 describe('locale routing', () => {
   it('sends / to Chinese without a locale cookie', async () => {
@@ -69,7 +64,9 @@ describe('stylesheet', () => {
 describe('message packs', () => {
   it('names and preloads the packs a page needs, in its language only', async () => {
     const preloadedPacks = (html: string) =>
-      [...html.matchAll(/<link rel="modulepreload" href="\/assets\/messages-([a-z-]+?)-[\w-]{8}\.js"/g)].map((match) => match[1]);
+      [...html.matchAll(/<link rel="modulepreload" href="\/assets\/messages-([a-z-]+?)-[\w-]{8}\.js"/g)].map(
+        (match) => match[1],
+      );
     const home = await server.request('/zh-cn/');
     expect(home.text).toContain('data-message-packs="storefront browse"');
     expect(preloadedPacks(home.text)).toEqual(['zh-cn-storefront', 'zh-cn-browse']);
@@ -99,7 +96,7 @@ describe('page head from the site settings', () => {
     await updateSiteSettings(server.ctx, { analysis_code: code });
     try {
       const { text } = await server.request('/en/');
-      expect(text).toContain('document.createElement(\'template\')');
+      expect(text).toContain("document.createElement('template')");
       expect(text).toContain('\\u003c/script>');
       expect(text).not.toContain('"</script><b>x</b>');
     } finally {
@@ -108,10 +105,16 @@ describe('page head from the site settings', () => {
   });
 
   it('renders the colour mode from the cookie on the html element, so there is no flash', async () => {
-    expect((await server.request('/en/', { cookies: { color_mode: 'dark' } })).text).toContain('data-color-mode="dark"');
-    expect((await server.request('/en/', { cookies: { color_mode: 'light' } })).text).toContain('data-color-mode="light"');
+    expect((await server.request('/en/', { cookies: { color_mode: 'dark' } })).text).toContain(
+      'data-color-mode="dark"',
+    );
+    expect((await server.request('/en/', { cookies: { color_mode: 'light' } })).text).toContain(
+      'data-color-mode="light"',
+    );
     expect((await server.request('/en/')).text).toContain('data-color-mode="system"');
-    expect((await server.request('/en/', { cookies: { color_mode: '"><script>' } })).text).toContain('data-color-mode="system"');
+    expect((await server.request('/en/', { cookies: { color_mode: '"><script>' } })).text).toContain(
+      'data-color-mode="system"',
+    );
   });
 });
 
@@ -144,5 +147,23 @@ describe('content pages', () => {
       expect(response.status).toBe(200);
       expect(response.text).toContain('<h1');
     }
+  });
+});
+
+describe('CSRF on page forms', () => {
+  it('hands out the readable CSRF cookie with a page', async () => {
+    const page = await server.request('/en/');
+    const csrf = page.headers.getSetCookie().find((cookie) => cookie.startsWith('csrf_token='));
+    expect(csrf).toMatch(/^csrf_token=[0-9a-f]{32}; /);
+    expect(csrf).not.toMatch(/HttpOnly/i);
+  });
+
+  it('refuses a cross-site form post to a page', async () => {
+    const response = await server.request('/en/', {
+      method: 'POST',
+      rawBody: 'a=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' },
+    });
+    expect(response.status).toBe(403);
   });
 });

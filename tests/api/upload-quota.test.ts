@@ -1,30 +1,35 @@
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeBuyer, type Buyer } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { useTestServer, type TestServer } from '../support/test-server';
 
 async function upload(server: TestServer, buyer: Buyer, file: { bytes: Buffer; type: string }, lang = 'en') {
   const form = new FormData();
   form.append('image', new Blob([new Uint8Array(file.bytes)], { type: file.type }), 'picture');
-  const response = await fetch(`${server.url}/v1/upload`, { method: 'POST', body: form, headers: { ...buyer.headers, lang } });
+  const response = await fetch(`${server.url}/v1/upload`, {
+    method: 'POST',
+    body: form,
+    headers: { ...buyer.headers, lang },
+  });
   return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.json() };
 }
 
 /** A few dozen bytes once stored as webp. */
-const tinyPng = () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366ff' } }).png().toBuffer();
+const tinyPng = () =>
+  sharp({ create: { width: 4, height: 4, channels: 3, background: '#3366ff' } })
+    .png()
+    .toBuffer();
 
 /** Random pixels: about 30 KB once stored as webp, over the 20 KB allowance below. */
 const noisyPng = () =>
-  sharp(Buffer.from(Array.from({ length: 200 * 200 * 3 }, () => Math.floor(Math.random() * 256))), { raw: { width: 200, height: 200, channels: 3 } })
+  sharp(Buffer.from(Array.from({ length: 200 * 200 * 3 }, () => Math.floor(Math.random() * 256))), {
+    raw: { width: 200, height: 200, channels: 3 },
+  })
     .png()
     .toBuffer();
 
 describe('daily upload allowance per buyer', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMITS: 'upload.quota.images=3/86400,upload.quota.bytes=20480/86400' });
-  });
-  afterAll(async () => server?.close());
+  const server = useTestServer({ RATE_LIMITS: 'upload.quota.images=3/86400,upload.quota.bytes=20480/86400' });
 
   it('refuses the image after the allowance with 429, Retry-After and when uploads open again, in both languages', async () => {
     const buyer = await makeBuyer(server);
@@ -56,7 +61,10 @@ describe('daily upload allowance per buyer', () => {
 
   it('counts only images it stored, not refused files', async () => {
     const buyer = await makeBuyer(server);
-    for (let n = 0; n < 3; n++) expect((await upload(server, buyer, { bytes: Buffer.from('not a picture'), type: 'image/png' })).status).toBe(400);
+    for (let n = 0; n < 3; n++)
+      expect((await upload(server, buyer, { bytes: Buffer.from('not a picture'), type: 'image/png' })).status).toBe(
+        400,
+      );
     const png = { bytes: await tinyPng(), type: 'image/png' };
     for (let n = 0; n < 3; n++) expect((await upload(server, buyer, png)).body.code).toBe(0);
     expect((await upload(server, buyer, png)).status).toBe(429);
@@ -68,16 +76,14 @@ describe('daily upload allowance per buyer', () => {
     expect((await upload(server, buyer, { bytes: await noisyPng(), type: 'image/png' })).body.code).toBe(0);
     const refused = await upload(server, buyer, { bytes: await tinyPng(), type: 'image/png' });
     expect(refused.status).toBe(429);
-    expect(refused.body.msg).toBe('You have reached your upload limit (3 images or 20 KB every 24 hours). You can upload again in 24 h 0 min');
+    expect(refused.body.msg).toBe(
+      'You have reached your upload limit (3 images or 20 KB every 24 hours). You can upload again in 24 h 0 min',
+    );
   });
 });
 
 describe('when the window has passed', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ RATE_LIMITS: 'upload.quota.images=1/2,upload.quota.bytes=1048576/2' });
-  });
-  afterAll(async () => server?.close());
+  const server = useTestServer({ RATE_LIMITS: 'upload.quota.images=1/2,upload.quota.bytes=1048576/2' });
 
   it('takes uploads again', async () => {
     const buyer = await makeBuyer(server);

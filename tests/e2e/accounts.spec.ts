@@ -1,91 +1,30 @@
 import { OAuth2Server } from 'oauth2-mock-server';
-import { SMTPServer } from 'smtp-server';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, strictPage } from '../support/browser';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  ACCOUNT_TEST_ENV,
+  GENEROUS_RATE_LIMITS,
+  TEST_CAPTCHA,
+  loginRequest,
+  registerUser,
+  uniqueEmail,
+} from '../support/accounts';
+import { answerCaptcha, submitPasswordLogin, useBrowserSuite } from '../support/browser';
+import { useFakeSmtp } from '../support/mail';
 import { startTestServer, type TestServer } from '../support/test-server';
 
 // Journeys of several logins each: generous limits for a machine busy with the whole suite.
 vi.setConfig({ testTimeout: 90_000 });
 
-/** Every captcha accepts this answer (CAPTCHA_TEST_ANSWER), so journeys can get past it. */
-const CAPTCHA = '2468';
-const GENEROUS_LIMITS =
-  'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60,sendCode.ip=1000/60,sendCode.email=1000/60,loginByCode.ip=1000/60,loginByCode.email=1000/60';
-
-let server: TestServer;
-let browser: Browser;
-let smtp: SMTPServer;
-let context: BrowserContext;
-let problems: string[] = [];
-const mails: { to: string; raw: string }[] = [];
-
-beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','), raw });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const address = smtp.server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  [server, browser] = await Promise.all([
-    startTestServer({ CAPTCHA_TEST_ANSWER: CAPTCHA, RATE_LIMITS: GENEROUS_LIMITS, SMTP_URL: `smtp://127.0.0.1:${port}` }),
-    launchBrowser(),
-  ]);
+const smtp = useFakeSmtp();
+const suite = useBrowserSuite({
+  env: () => ({ ...ACCOUNT_TEST_ENV, SMTP_URL: smtp.url }),
+  viewport: { width: 1280, height: 860 },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
-});
-
-afterEach(async () => {
-  await context?.close();
-  expect(problems).toEqual([]);
-});
-
-async function open(options: Parameters<Browser['newContext']>[0] = {}) {
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, ...options });
-  const strict = await strictPage(context);
-  problems = strict.problems;
-  return strict.page;
-}
-
-/** The browser logs every 4xx answer (a refused login, the guard's 401 document); those are expected here. */
-function forgiveHttpErrors(...statuses: number[]) {
-  const pattern = new RegExp(`status of (${statuses.join('|')})`);
-  problems.splice(0, problems.length, ...problems.filter((problem) => !pattern.test(problem)));
-}
+const { open, forgiveHttpErrors } = suite;
 
 /** Polls longer than Vitest's 1 s default: under a full parallel run a round trip can take seconds. */
 const poll: typeof expect.poll = (fn, options) => expect.poll(fn, { timeout: 15_000, ...options });
-
-let counter = 0;
-function newEmail(prefix: string) {
-  counter += 1;
-  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}@example.com`;
-}
-
-async function registerByApi(password = 'a long test password') {
-  const email = newEmail('api');
-  const captcha = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
-  const username = `Api${Math.random().toString(36).slice(2, 9)}`;
-  const answer = await server.request('/v1/user/registe', {
-    method: 'POST',
-    body: { username, mobile: '13812345678', email, password, dots: CAPTCHA, key: captcha.body.data.id },
-  });
-  expect(answer.body.code).toBe(200);
-  return { email, password, username, token: answer.body.data.access_token as string };
-}
 
 const accountDialog = (page: Page) => page.locator('dialog.modal--account[open]');
 const captchaDialog = (page: Page) => page.locator('dialog.modal--captcha[open]');
@@ -96,33 +35,15 @@ async function openLoginModal(page: Page) {
   await accountDialog(page).waitFor();
 }
 
-/** Answers the captcha dialog that the last action opened. */
-async function answerCaptcha(page: Page, answer = CAPTCHA) {
-  const dialog = captchaDialog(page);
-  await dialog.locator('img[data-captcha-id]').waitFor();
-  await dialog.getByLabel(/Characters in the picture|图中的字符/).fill(answer);
-  await dialog.getByRole('button', { name: /Confirm|确定/ }).click();
-}
-
-async function passwordLogin(page: Page, email: string, password: string) {
-  const dialog = accountDialog(page);
-  await dialog.getByRole('tab', { name: 'Password' }).click();
-  const panel = dialog.getByRole('tabpanel');
-  await panel.getByLabel('Email', { exact: true }).fill(email);
-  await panel.getByLabel('Password', { exact: true }).fill(password);
-  await panel.getByRole('button', { name: 'Log in' }).click();
-  await answerCaptcha(page);
-}
-
 async function logOutFromAccountPage(page: Page, locale = 'en') {
-  await page.goto(`${server.url}/${locale}/my/account`);
+  await page.goto(`${suite.server.url}/${locale}/my/account`);
   await page.getByRole('button', { name: 'Log out', exact: true }).click();
   await page.waitForURL(new RegExp(`/${locale}/?$`));
   await poll(() => page.locator('header .account-button').innerText()).toContain('Log in');
 }
 
 function codeFromMail(to: string): string | undefined {
-  const mail = [...mails].reverse().find((item) => item.to === to);
+  const mail = [...smtp.inbox].reverse().find((item) => item.to === to);
   if (!mail) return undefined;
   const body = mail.raw.slice(mail.raw.indexOf('\r\n\r\n'));
   return /\b(\d{6})\b/.exec(body.replace(/=\r\n/g, ''))?.[1];
@@ -140,10 +61,10 @@ async function errorOf(field: Locator) {
 describe('accounts journey', () => {
   it('registers, logs out, logs in with a password, logs out, and logs in with an emailed code', async () => {
     const page = await open();
-    const email = newEmail('journey');
-    const username = `Journey${counter}`;
+    const email = uniqueEmail('journey');
+    const username = `Journey${Math.random().toString(36).slice(2, 7)}`;
     const password = 'my secret journey';
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
 
     // Register
     await openLoginModal(page);
@@ -172,7 +93,7 @@ describe('accounts journey', () => {
 
     // Password login
     await openLoginModal(page);
-    await passwordLogin(page, email, password);
+    await submitPasswordLogin(page, email, password);
     await toast(page, 'Login successful').waitFor();
     await poll(() => page.locator('header .account-button--user').innerText()).toContain(username);
     await logOutFromAccountPage(page);
@@ -206,7 +127,7 @@ describe('accounts journey', () => {
 describe('login modal', () => {
   it('shows the SPEC validation messages on blur and on submit, tied to their fields', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await openLoginModal(page);
     const dialog = accountDialog(page);
     const email = dialog.getByLabel('Email', { exact: true }).filter({ visible: true });
@@ -234,15 +155,65 @@ describe('login modal', () => {
     await poll(() => errorOf(mobile)).toBe('Please enter a valid mobile number');
   });
 
+  it("shows the server's username rule before anything is sent, in both languages", async () => {
+    const page = await open();
+    const registrations: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/user/registe') || request.url().includes('/v1/captcha'))
+        registrations.push(request.url());
+    });
+    for (const [locale, goRegister, usernameLabel, tooShort, tooLong] of [
+      [
+        'en',
+        'No account, go register',
+        'Username',
+        'Username must be at least 2 characters',
+        'Username cannot be longer than 32 characters',
+      ],
+      ['zh-cn', '没有账号，去注册', '用户名', '用户名至少需要 2 个字符', '用户名不能超过 32 个字符'],
+    ] as const) {
+      await page.goto(`${suite.server.url}/${locale}/`);
+      await openLoginModal(page);
+      await accountDialog(page).getByRole('button', { name: goRegister }).click();
+      const username = accountDialog(page).getByLabel(usernameLabel);
+      await username.fill('a');
+      await username.blur();
+      await poll(() => errorOf(username)).toBe(tooShort);
+      await username.fill('a'.repeat(33));
+      await poll(() => errorOf(username)).toBe(tooLong);
+      await username.fill('ab');
+      await poll(() => errorOf(username)).toBe('');
+      // On submit too, with the other fields right: the captcha is not even asked for.
+      await username.fill('a'.repeat(33));
+      await accountDialog(page)
+        .getByLabel(/^(Mobile number|手机号)$/)
+        .fill('13912345678');
+      await accountDialog(page)
+        .getByLabel(/^(Email|邮箱)$/)
+        .fill(uniqueEmail('rule'));
+      await accountDialog(page)
+        .getByLabel(/^(Password|密码)$/)
+        .fill('a long enough password');
+      await accountDialog(page)
+        .getByRole('button', { name: /^(Register|注册)$/ })
+        .click();
+      await poll(() => errorOf(username)).toBe(tooLong);
+      expect(await captchaDialog(page).count()).toBe(0);
+    }
+    expect(registrations).toEqual([]);
+  });
+
   it('speaks Chinese on Chinese pages', async () => {
     const page = await open();
-    await page.goto(`${server.url}/zh-cn/`);
+    await page.goto(`${suite.server.url}/zh-cn/`);
     await page.locator('header .account-button').click();
     const dialog = accountDialog(page);
     await dialog.waitFor();
     expect(await dialog.locator('h2').first().innerText()).toBe('欢迎回来');
     await dialog.getByRole('tabpanel').getByRole('button', { name: '登录' }).click();
-    await poll(() => errorOf(dialog.getByLabel('邮箱', { exact: true }).filter({ visible: true }))).toBe('请输入邮箱地址');
+    await poll(() => errorOf(dialog.getByLabel('邮箱', { exact: true }).filter({ visible: true }))).toBe(
+      '请输入邮箱地址',
+    );
     await poll(() => errorOf(dialog.getByLabel('验证码', { exact: true }))).toBe('请输入验证码');
     await dialog.getByRole('button', { name: '没有账号，去注册' }).click();
     const mobile = dialog.getByLabel('手机号');
@@ -252,9 +223,9 @@ describe('login modal', () => {
   });
 
   it('refreshes the captcha after a wrong answer and after a failed password login', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await openLoginModal(page);
     const dialog = accountDialog(page);
     await dialog.getByRole('tab', { name: 'Password' }).click();
@@ -286,9 +257,9 @@ describe('login modal', () => {
   });
 
   it('works with the keyboard alone: focus moves in, Tab stays inside, Escape closes and focus returns', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     const button = page.locator('header .account-button');
     await button.focus();
     await page.keyboard.press('Enter');
@@ -337,19 +308,19 @@ describe('login modal', () => {
     await page.keyboard.press('Enter');
     await captchaDialog(page).locator('img[data-captcha-id]').waitFor();
     await poll(focused).toBe('dots');
-    await page.keyboard.type(CAPTCHA);
+    await page.keyboard.type(TEST_CAPTCHA);
     await page.keyboard.press('Enter');
     await toast(page, 'Login successful').waitFor();
     await poll(() => page.locator('header .account-button--user').count()).toBe(1);
   });
 
   it('opens when an API call answers 301 and shows the visitor as logged out', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    await context.addCookies([{ name: 'access_token', value: user.token, url: server.url }]);
-    await page.goto(`${server.url}/en/my/account`);
+    await suite.context.addCookies([{ name: 'access_token', value: user.token, url: suite.server.url }]);
+    await page.goto(`${suite.server.url}/en/my/account`);
     await page.locator('h1', { hasText: `Hello, ${user.username}` }).waitFor();
-    await context.clearCookies({ name: 'access_token' });
+    await suite.context.clearCookies({ name: 'access_token' });
     await page.getByRole('button', { name: 'Save changes' }).click();
     await accountDialog(page).waitFor();
     expect(await accountDialog(page).locator('h2').first().innerText()).toBe('Welcome back');
@@ -360,10 +331,10 @@ describe('login modal', () => {
 
 describe('my account', () => {
   it('uploads a profile picture, shows it in the header, and changes the password', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    await context.addCookies([{ name: 'access_token', value: user.token, url: server.url }]);
-    await page.goto(`${server.url}/en/my/account`);
+    await suite.context.addCookies([{ name: 'access_token', value: user.token, url: suite.server.url }]);
+    await page.goto(`${suite.server.url}/en/my/account`);
     await page.locator('h1', { hasText: `Hello, ${user.username}` }).waitFor();
 
     // Only images are taken (SPEC section 5).
@@ -380,24 +351,51 @@ describe('my account', () => {
     await card.getByLabel('Current password').fill(user.password);
     await card.getByLabel('New password').fill('short');
     await card.getByRole('button', { name: 'Change password' }).click();
-    await poll(() => errorOf(card.getByLabel('New password'))).toBe('The password must be at least 8 characters');
+    await poll(() => errorOf(card.getByLabel('New password'))).toBe('New password must be at least 8 characters');
     await card.getByLabel('New password').fill('an even longer password');
     await card.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'Password changed').waitFor();
-    const login = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
-    const answer = await server.request('/v1/user/login', {
-      method: 'POST',
-      body: { email: user.email, password: 'an even longer password', dots: CAPTCHA, key: login.body.data.id },
-    });
+    const answer = await loginRequest(suite.server, user.email, 'an even longer password');
     expect(answer.body.code).toBe(200);
+  });
+});
+
+describe('catalogue pages for a signed-in buyer', () => {
+  it('serves the shared cached page and fills in the name, without ever showing "Log in"', async () => {
+    const user = await registerUser(suite.server);
+    const path = `${suite.server.url}/en/product/1`;
+    await fetch(path); // an anonymous visitor has the page cached already
+    const page = await open();
+    await suite.context.addCookies([
+      { name: 'access_token', value: user.token, url: suite.server.url },
+      { name: 'signed_in', value: '1', url: suite.server.url },
+    ]);
+    // Hold the visitor call to look at the header while the page does not know the name yet.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/v1/visitor', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    const pageResponse = await page.goto(path);
+    expect(pageResponse?.headers()['x-cache']).toBe('hit');
+    const loginButton = page.locator('header .account-button:not(.account-button--user)').first();
+    await poll(() => page.evaluate(() => document.readyState)).toBe('complete');
+    expect(await page.evaluate(() => document.documentElement.hasAttribute('data-signed-in'))).toBe(true);
+    expect(await loginButton.evaluate((element) => getComputedStyle(element).visibility)).toBe('hidden');
+
+    release();
+    await page.locator('header .account-button--user', { hasText: user.username }).first().waitFor();
+    expect(await page.locator('header .account-button:not(.account-button--user)').count()).toBe(0);
   });
 });
 
 describe('route guard', () => {
   it('keeps the login modal open over a login-only page and reloads it after login', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    const response = await page.goto(`${server.url}/en/my/account`);
+    const response = await page.goto(`${suite.server.url}/en/my/account`);
     expect(response?.status()).toBe(401);
     const dialog = page.locator('dialog.modal--guard[open]');
     await dialog.waitFor();
@@ -411,7 +409,7 @@ describe('route guard', () => {
     await page.waitForTimeout(300);
     expect(await dialog.isVisible()).toBe(true);
 
-    await passwordLogin(page, user.email, user.password);
+    await submitPasswordLogin(page, user.email, user.password);
     await page.locator('h1', { hasText: `Hello, ${user.username}` }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/en/my/account');
     await toast(page, 'Login successful').waitFor();
@@ -420,13 +418,13 @@ describe('route guard', () => {
   });
 
   it('guards every page under /my and /order, and answers 404 to members for pages that do not exist', async () => {
-    const user = await registerByApi();
+    const user = await registerUser(suite.server);
     const page = await open();
-    const anonymous = await page.goto(`${server.url}/zh-cn/my/order`);
+    const anonymous = await page.goto(`${suite.server.url}/zh-cn/my/order`);
     expect(anonymous?.status()).toBe(401);
     await page.locator('dialog.modal--guard[open] h2', { hasText: '登录以浏览更多内容' }).waitFor();
-    await context.addCookies([{ name: 'access_token', value: user.token, url: server.url }]);
-    const member = await page.goto(`${server.url}/zh-cn/my/no-such-page`);
+    await suite.context.addCookies([{ name: 'access_token', value: user.token, url: suite.server.url }]);
+    const member = await page.goto(`${suite.server.url}/zh-cn/my/no-such-page`);
     expect(member?.status()).toBe(404);
     expect(await page.locator('dialog[open]').count()).toBe(0);
     forgiveHttpErrors(401, 404);
@@ -436,20 +434,25 @@ describe('route guard', () => {
 describe('Google sign-in', () => {
   let googleServer: TestServer;
   let issuer: OAuth2Server;
-  const googleEmail = newEmail('google');
+  const googleEmail = uniqueEmail('google');
 
   beforeAll(async () => {
     issuer = new OAuth2Server();
     await issuer.issuer.keys.generate('RS256');
     await issuer.start(0, '127.0.0.1');
     issuer.service.on('beforeTokenSigning', (token) => {
-      Object.assign(token.payload, { sub: 'google-subject-1', email: googleEmail, email_verified: true, name: 'Gina Google' });
+      Object.assign(token.payload, {
+        sub: 'google-subject-1',
+        email: googleEmail,
+        email_verified: true,
+        name: 'Gina Google',
+      });
     });
     googleServer = await startTestServer({
       GOOGLE_CLIENT_ID: 'shop-web-client',
       GOOGLE_CLIENT_SECRET: 'shop-web-secret',
       OIDC_ISSUER_OVERRIDE: issuer.issuer.url!,
-      RATE_LIMITS: GENEROUS_LIMITS,
+      RATE_LIMITS: GENEROUS_RATE_LIMITS,
     });
   });
   afterAll(async () => {
@@ -459,7 +462,7 @@ describe('Google sign-in', () => {
 
   it('is offered only when the shop has a Google client id', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await openLoginModal(page);
     expect(await accountDialog(page).getByRole('button', { name: 'Continue with Google' }).count()).toBe(0);
     await page.goto(`${googleServer.url}/en/`);

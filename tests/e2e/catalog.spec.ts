@@ -1,37 +1,15 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, strictPage } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let problems: string[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  await context?.close();
-  expect(problems).toEqual([]);
-});
-
-async function open(options: Parameters<Browser['newContext']>[0] = {}) {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  const strict = await strictPage(context);
-  problems = strict.problems;
-  return strict.page;
-}
+const suite = useBrowserSuite();
+const { open } = suite;
 
 /** The grid's cards: ids from the links, prices as shown. */
 function cardIds(page: Page) {
-  return page.locator('.product-grid .product-card__link').evaluateAll((links) =>
-    links.map((link) => Number(link.getAttribute('href')!.split('/').pop())),
-  );
+  return page
+    .locator('.product-grid .product-card__link')
+    .evaluateAll((links) => links.map((link) => Number(link.getAttribute('href')!.split('/').pop())));
 }
 
 /** Card prices as read on screen, without the '≈' mark and its screen-reader words. */
@@ -60,7 +38,7 @@ async function hydrated(page: Page) {
 describe('home', () => {
   it('shows collections and categories, and a card leads to its product page', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await hydrated(page);
     expect(await page.locator('.collection .section-head__title').allInnerTexts()).toEqual(
       expect.arrayContaining(['New Arrivals', 'Best Sellers', 'Gift Ideas']),
@@ -77,9 +55,12 @@ describe('home', () => {
 
   it('shows a colour’s own picture while a swatch is pointed at or focused', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await hydrated(page);
-    const card = page.locator('.collection .product-card').filter({ has: page.locator('button.swatch') }).first();
+    const card = page
+      .locator('.collection .product-card')
+      .filter({ has: page.locator('button.swatch') })
+      .first();
     const image = card.locator('.product-card__image');
     const before = await image.getAttribute('src');
     const swatches = card.locator('button.swatch');
@@ -95,9 +76,9 @@ describe('home', () => {
 describe('category page', () => {
   it('loads more cards as the end of the list nears, with a spinner, until "No more"', async () => {
     const page = await open({ viewport: { width: 1280, height: 700 } });
-    await page.goto(`${server.url}/en/product/cate/1?page_size=4`);
+    await page.goto(`${suite.server.url}/en/product/cate/1?page_size=4`);
     await hydrated(page);
-    const total = (await server.request('/v1/good/list?group_id=1&page_size=1')).body.data.total as number;
+    const total = (await suite.server.request('/v1/good/list?group_id=1&page_size=1')).body.data.total as number;
     expect(total).toBeGreaterThan(8);
     expect(await page.locator('.product-grid .product-card').count()).toBe(4);
     // Slow the next page down so the loading state can be seen.
@@ -116,12 +97,16 @@ describe('category page', () => {
     await expect.poll(() => page.locator('.listing__status').innerText()).toBe('No more');
     const ids = await cardIds(page);
     expect(new Set(ids).size).toBe(total);
-    expect(ids).toEqual((await server.request(`/v1/good/list?group_id=1&page_size=${total}`)).body.data.records.map((r: { id: number }) => r.id));
+    expect(ids).toEqual(
+      (await suite.server.request(`/v1/good/list?group_id=1&page_size=${total}`)).body.data.records.map(
+        (r: { id: number }) => r.id,
+      ),
+    );
   });
 
   it('says 没有更多了 at the end of a Chinese list', async () => {
     const page = await open();
-    await page.goto(`${server.url}/zh-cn/product/cate/4`);
+    await page.goto(`${suite.server.url}/zh-cn/product/cate/4`);
     await hydrated(page);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => page.locator('.listing__status').innerText()).toBe('没有更多了');
@@ -129,7 +114,7 @@ describe('category page', () => {
 
   it('reorders the products when another sort order is picked', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/product/cate/1`);
+    await page.goto(`${suite.server.url}/en/product/cate/1`);
     await hydrated(page);
     const before = await cardIds(page);
     await page.getByLabel('Sort by').selectOption('price_asc');
@@ -144,7 +129,7 @@ describe('category page', () => {
 
   it('filters by a price range typed in the display currency', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/product/cate/1`);
+    await page.goto(`${suite.server.url}/en/product/cate/1`);
     await hydrated(page);
     await page.locator('.price-filter summary').click();
     await page.getByLabel('Lowest price in CNY').fill('150');
@@ -161,7 +146,7 @@ describe('category page', () => {
 describe('display currency', () => {
   it('switches every price to the currency picked in the header, in place, and keeps it', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/product/cate/4`);
+    await page.goto(`${suite.server.url}/en/product/cate/4`);
     await hydrated(page);
     const before = await cardPrices(page);
     for (const price of before) expect(price).toMatch(/^￥\d+\.\d{2}$/);
@@ -169,7 +154,7 @@ describe('display currency', () => {
     await expect.poll(async () => (await cardPrices(page))[0]).toMatch(/^\$\d+\.\d{2}$/);
     expect(new URL(page.url()).pathname).toBe('/en/product/cate/4');
     expect(await page.locator('.product-card__price').first().textContent()).toContain('≈');
-    expect((await context.cookies()).find((cookie) => cookie.name === 'currency')?.value).toBe('USD');
+    expect((await suite.context.cookies()).find((cookie) => cookie.name === 'currency')?.value).toBe('USD');
     await page.locator('.site-header .currency-picker--header select').selectOption('JPY');
     await expect.poll(async () => (await cardPrices(page))[0]).toMatch(/^¥\d+$/);
     await page.reload();
@@ -179,7 +164,7 @@ describe('display currency', () => {
 
   it('is in the phone menu', async () => {
     const page = await open({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
-    await page.goto(`${server.url}/zh-cn/product/cate/4`);
+    await page.goto(`${suite.server.url}/zh-cn/product/cate/4`);
     await hydrated(page);
     await page.locator('.menu-button').click();
     await page.locator('dialog.drawer .currency-picker select').selectOption('EUR');
@@ -190,7 +175,7 @@ describe('display currency', () => {
 describe('search', () => {
   it('searches from the header box and shows the results', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/product/cate/4`);
+    await page.goto(`${suite.server.url}/en/product/cate/4`);
     await hydrated(page);
     const box = page.locator('.site-header').getByRole('searchbox', { name: 'Search products' });
     await box.fill('linen');
@@ -202,7 +187,7 @@ describe('search', () => {
 
   it('opens the search field from the icon on a phone and searches in Chinese', async () => {
     const page = await open({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    await page.goto(`${server.url}/zh-cn/`);
+    await page.goto(`${suite.server.url}/zh-cn/`);
     await hydrated(page);
     const box = page.locator('.site-header').getByRole('searchbox', { name: '搜索商品' });
     expect(await box.isVisible()).toBe(false);
@@ -216,14 +201,14 @@ describe('search', () => {
     expect(await page.locator('.product-grid .product-card').count()).toBeGreaterThan(0);
     await expect.poll(() => box.isVisible()).toBe(false);
     for (const path of ['/zh-cn/', '/en/product/cate/1', '/en/search?keyword=tea']) {
-      await page.goto(server.url + path);
+      await page.goto(suite.server.url + path);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     }
   });
 
   it('shows the empty state with suggestions', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/search?keyword=nothing-like-this`);
+    await page.goto(`${suite.server.url}/en/search?keyword=nothing-like-this`);
     expect(await page.locator('.empty-state__title').innerText()).toBe('No matching data');
     await page.locator('.empty-state .chip').first().click();
     await page.waitForURL(/\/en\/product\/cate\/\d+$/);
@@ -233,7 +218,7 @@ describe('search', () => {
 describe('without JavaScript', () => {
   it('pages through a category with plain links', async () => {
     const page = await open({ javaScriptEnabled: false });
-    await page.goto(`${server.url}/en/product/cate/1?page_size=4`);
+    await page.goto(`${suite.server.url}/en/product/cate/1?page_size=4`);
     const first = await cardIds(page);
     expect(first).toHaveLength(4);
     const pagination = page.getByRole('navigation', { name: 'Pages' });
@@ -253,7 +238,7 @@ describe('without JavaScript', () => {
 
   it('sorts with the Apply button and switches currency with the preferences form', async () => {
     const page = await open({ javaScriptEnabled: false });
-    await page.goto(`${server.url}/en/product/cate/1`);
+    await page.goto(`${suite.server.url}/en/product/cate/1`);
     await page.getByLabel('Sort by').selectOption('price_desc');
     await page.locator('.listing-toolbar__apply').click();
     await page.waitForURL(/sort=price_desc/);
@@ -267,7 +252,7 @@ describe('without JavaScript', () => {
 
   it('links the phone search icon to the search page', async () => {
     const page = await open({ javaScriptEnabled: false, viewport: { width: 375, height: 740 } });
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await page.locator('.header-search__toggle').click();
     await page.waitForURL(/\/en\/search$/);
     await page.locator('#search-page-keyword').fill('mug');

@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { and, eq } from 'drizzle-orm';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { runShopCommand } from '../../server/cli/shop';
-import { orders, users } from '../../server/db/schema';
-import { launchBrowser, strictPage } from '../support/browser';
+import { orders } from '../../server/db/schema';
+import { ACCOUNT_TEST_ENV, registerUser } from '../support/accounts';
+import { submitPasswordLogin, useBrowserSuite } from '../support/browser';
 import { prepareSku } from '../support/buyers';
-import { startTestServer, type TestServer } from '../support/test-server';
 
 /**
  * The buyer's whole journey in a real browser, in both languages: Buy Now, the login modal,
@@ -15,80 +15,34 @@ import { startTestServer, type TestServer } from '../support/test-server';
  * from the operator CLI, tracking, confirm receipt; a second order cancelled from its page;
  * and the cart (visitor add, header count, quantity, checkout from the cart).
  */
-const CAPTCHA = '2468';
-const LIMITS = 'captcha.ip=1000/60,register.ip=1000/60,register.email=1000/60,login.ip=1000/60';
 const run = promisify(execFile);
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let problems: string[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer({ CAPTCHA_TEST_ANSWER: CAPTCHA, RATE_LIMITS: LIMITS }), launchBrowser()]);
+// The guard answers an anonymous visit with 401 (the login modal); the browser logs it.
+const suite = useBrowserSuite({
+  env: ACCOUNT_TEST_ENV,
+  viewport: { width: 1280, height: 900 },
+  expectedProblems: /status of 401/,
 });
+const { open } = suite;
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-afterEach(async () => {
-  await context?.close();
-  // The guard answers an anonymous visit with 401 (the login modal); the browser logs it.
-  expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
-});
-
-async function open(options: Parameters<Browser['newContext']>[0] = {}) {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  const strict = await strictPage(context);
-  problems = strict.problems;
-  return strict.page;
-}
-
-let counter = 0;
-async function registerByApi() {
-  counter += 1;
-  const email = `checkout-${process.pid}-${Date.now().toString(36)}-${counter}@example.com`;
-  const password = 'a long test password';
-  const captcha = await server.request('/v1/captcha', { method: 'POST', body: { captcha_type: 'digit' } });
-  const answer = await server.request('/v1/user/registe', {
-    method: 'POST',
-    body: { username: `Buyer${counter}${Date.now().toString(36).slice(-4)}`, mobile: '13812345678', email, password, dots: CAPTCHA, key: captcha.body.data.id },
-  });
-  expect(answer.body.code).toBe(200);
-  const [user] = await server.ctx.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  return { email, password, id: user.id };
-}
-
-/** The guard's (or the header's) login modal: the password pane, then the captcha dialog. */
+/** A registered buyer, signed in through the guard's (or the header's) login modal. */
 async function logInThroughModal(page: Page, email: string, password: string) {
-  const dialog = page.locator('dialog.modal--account[open]');
-  await dialog.waitFor();
-  await dialog.getByRole('tab', { name: /^(Password|密码)$/ }).click();
-  const panel = dialog.getByRole('tabpanel');
-  await panel.locator('input[type="email"]').fill(email);
-  await panel.locator('input[type="password"]').fill(password);
-  await panel.locator('button[type="submit"]').click();
-  const captcha = page.locator('dialog.modal--captcha[open]');
-  await captcha.locator('img[data-captcha-id]').waitFor();
-  await captcha.getByLabel(/Characters in the picture|图中的字符/).fill(CAPTCHA);
-  await captcha.getByRole('button', { name: /^(Confirm|确定)$/ }).click();
-  await dialog.waitFor({ state: 'detached' });
+  await submitPasswordLogin(page, email, password);
+  await page.locator('dialog.modal--account[open]').waitFor({ state: 'detached' });
 }
 
 /** Ships with the real CLI when the database is a PostgreSQL another process can reach; on the in-memory PGlite, the function the CLI runs. */
 async function shipFromCli(orderId: number, tracking: string) {
   const args = ['orders:ship', String(orderId), '--carrier', 'shunfeng', '--tracking', tracking];
-  if (server.databaseUrl?.startsWith('postgres')) {
+  if (suite.server.databaseUrl?.startsWith('postgres')) {
     const { stdout } = await run('npm', ['run', '--silent', 'shop', '--', ...args], {
-      env: { ...process.env, DATABASE_URL: server.databaseUrl, LOG_LEVEL: 'silent' },
+      env: { ...process.env, DATABASE_URL: suite.server.databaseUrl, LOG_LEVEL: 'silent' },
     });
     expect(stdout).toContain('shipped with shunfeng');
     return;
   }
   const out: string[] = [];
-  await runShopCommand(server.ctx, args, (line) => out.push(line));
+  await runShopCommand(suite.server.ctx, args, (line) => out.push(line));
   expect(out.join('\n')).toContain('shipped with shunfeng');
 }
 
@@ -132,18 +86,21 @@ async function addChinaAddress(page: Page, locale: 'en' | 'zh-cn') {
 }
 
 async function orderOf(userId: number, id: number) {
-  const [row] = await server.ctx.db.select().from(orders).where(and(eq(orders.userId, userId), eq(orders.id, id)));
+  const [row] = await suite.server.ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.id, id)));
   return row;
 }
 
 describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
   it('buys, pays on the sandbox page, follows the order through shipping to receipt, and cancels a second order', async () => {
-    const buyer = await registerByApi();
-    const sku = await prepareSku(server, { stock: 40 });
+    const buyer = await registerUser(suite.server);
+    const sku = await prepareSku(suite.server, { stock: 40 });
     const page = await open();
 
     // Product -> Buy Now -> the guard's login modal -> the confirm page reloads signed in.
-    await page.goto(`${server.url}/${locale}/product/${sku.productId}?sku=${sku.id}`);
+    await page.goto(`${suite.server.url}/${locale}/product/${sku.productId}?sku=${sku.id}`);
     await page.locator('.purchase__buy').click();
     await page.waitForURL(/\/order\/confirm_order\?/);
     await logInThroughModal(page, buyer.email, buyer.password);
@@ -158,28 +115,30 @@ describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
     await page.getByTestId('place-order').dblclick();
     await page.waitForURL(/\/order\/pay\?order_id=\d+/);
     const orderId = Number(new URL(page.url()).searchParams.get('order_id'));
-    const placed = await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id));
+    const placed = await suite.server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.uid));
     expect(placed).toHaveLength(1);
-    expect(placed[0].notes).toBe('Please ring twice');
+    expect(placed[0]!.notes).toBe('Please ring twice');
 
     // Pay on the sandbox page; back on the success page once the webhook landed.
     await page.getByTestId('pay-button').click();
     await page.waitForURL(/\/sandbox-gateway\/checkout\//);
     await page.locator('button.pay').click();
     await page.waitForURL(new RegExp(`/${locale}/result/success\\?order_id=${orderId}`));
-    await expect.poll(() => page.getByTestId('payment-result').getAttribute('data-outcome'), { timeout: 20_000 }).toBe('success');
+    await expect
+      .poll(() => page.getByTestId('payment-result').getAttribute('data-outcome'), { timeout: 20_000 })
+      .toBe('success');
 
     // My Orders: under Pending Shipment, with its badge.
-    await page.goto(`${server.url}/${locale}/my/order?status=10`);
+    await page.goto(`${suite.server.url}/${locale}/my/order?status=10`);
     expect(await page.getByTestId('order-tab-10').innerText()).toContain(TEXT[locale].pendingShipment);
     expect(await page.getByTestId('order-tab-count-10').innerText()).toBe('1');
     expect(await page.getByTestId('order-card').count()).toBe(1);
-    await page.goto(`${server.url}/${locale}/my/order?status=1`);
+    await page.goto(`${suite.server.url}/${locale}/my/order?status=1`);
     await page.getByTestId('orders-empty').waitFor();
 
     // The operator ships it from the command line: Pending Delivery, with tracking events.
     await shipFromCli(orderId, 'SF1029384756');
-    await page.goto(`${server.url}/${locale}/my/order?status=20`);
+    await page.goto(`${suite.server.url}/${locale}/my/order?status=20`);
     await page.getByTestId('order-card').first().locator('a.link-button').click();
     await page.waitForURL(new RegExp(`/my/order/${orderId}$`));
     expect(await page.getByTestId('detail-shipment').innerText()).toContain('SF1029384756');
@@ -190,30 +149,30 @@ describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
     await page.getByTestId('order-confirm').click();
     await page.locator('dialog.modal--confirm[open]').getByRole('button', { name: TEXT[locale].ok }).click();
     await expect.poll(() => page.getByTestId('detail-status').innerText()).toBe(TEXT[locale].statusReceived);
-    expect((await orderOf(buyer.id, orderId)).status).toBe(30);
+    expect((await orderOf(buyer.uid, orderId))?.status).toBe(30);
 
     // A second order, cancelled from its detail page.
-    await page.goto(`${server.url}/${locale}/order/confirm_order?sku_id=${sku.id}&quantity=1`);
+    await page.goto(`${suite.server.url}/${locale}/order/confirm_order?sku_id=${sku.id}&quantity=1`);
     await page.getByTestId('place-order').click();
     await page.waitForURL(/\/order\/pay\?order_id=\d+/);
     const secondId = Number(new URL(page.url()).searchParams.get('order_id'));
     expect(secondId).not.toBe(orderId);
-    await page.goto(`${server.url}/${locale}/my/order/${secondId}`);
+    await page.goto(`${suite.server.url}/${locale}/my/order/${secondId}`);
     await page.getByTestId('order-cancel').click();
     await page.locator('dialog.modal--confirm[open]').getByRole('button', { name: TEXT[locale].ok }).click();
     await page.locator('.toast', { hasText: TEXT[locale].canceled }).waitFor();
-    await expect.poll(async () => (await orderOf(buyer.id, secondId)).status).toBe(60);
+    await expect.poll(async () => (await orderOf(buyer.uid, secondId))?.status).toBe(60);
     await expect.poll(() => page.getByTestId('order-cancel').count()).toBe(0);
   }, 120_000);
 });
 
 describe('cart', () => {
   it('adds as a visitor, shows the count in the header, merges at login, changes quantity and checks out from the cart', async () => {
-    const buyer = await registerByApi();
-    const sku = await prepareSku(server, { stock: 30 });
+    const buyer = await registerUser(suite.server);
+    const sku = await prepareSku(suite.server, { stock: 30 });
     const page = await open();
 
-    await page.goto(`${server.url}/en/product/${sku.productId}?sku=${sku.id}`);
+    await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
     await page.getByRole('button', { name: 'Increase quantity' }).click();
     await page.getByTestId('add-to-cart').click();
     await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('2');
@@ -241,7 +200,37 @@ describe('cart', () => {
     await page.waitForURL(/\/order\/pay\?order_id=\d+/);
     // The ordered lines left the cart.
     await expect.poll(() => page.locator('[data-testid="header-cart-count"]').count()).toBe(0);
-    await page.goto(`${server.url}/en/cart`);
+    await page.goto(`${suite.server.url}/en/cart`);
     await page.getByTestId('cart-empty').waitFor();
   }, 90_000);
+});
+
+describe('address dialog', () => {
+  it.each([
+    [1280, 900],
+    [390, 844],
+  ])('lines up Contact person and Contact number at %i px wide, with and without an error', async (width, height) => {
+    const buyer = await registerUser(suite.server);
+    const page = await open({ viewport: { width, height } });
+    await suite.context.addCookies([{ name: 'access_token', value: buyer.token, url: suite.server.url }]);
+    await page.goto(`${suite.server.url}/en/my/address`);
+    await page.getByTestId('address-add').click();
+    const form = page.getByTestId('address-form');
+    await form.waitFor();
+    const name = form.getByTestId('address-name');
+    const phone = form.getByTestId('address-phone');
+    const expectLinedUp = async () => {
+      const [nameBox, phoneBox] = await Promise.all([name.boundingBox(), phone.boundingBox()]);
+      expect(nameBox!.y).toBe(phoneBox!.y);
+      expect(nameBox!.height).toBe(phoneBox!.height);
+      expect(nameBox!.x).toBeLessThan(phoneBox!.x);
+    };
+    // The number has a hint under it and the name has none.
+    await expectLinedUp();
+    // Only the name has an error line.
+    await phone.fill('13812345678');
+    await form.getByTestId('address-save').click();
+    await expect.poll(() => form.getByText('Please enter your name').count()).toBe(1);
+    await expectLinedUp();
+  });
 });

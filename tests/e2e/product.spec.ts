@@ -1,7 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, strictPage } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../support/browser';
 
 interface Value {
   id: number;
@@ -19,55 +18,41 @@ interface Product {
   good_sku: Sku[];
 }
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext | undefined;
-let problems: string[] = [];
+const suite = useBrowserSuite({ viewport: { width: 1280, height: 900 } });
 /** A product with two properties, a sold-out SKU and, where the seed has one, SKUs at different prices. */
 let product: Product;
 let soldOut: Sku;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  browser = await launchBrowser();
+  const server = suite.server;
   const list = (await server.request('/v1/good/list?page_size=50', { headers: { lang: 'en' } })).body.data.records;
   const candidates: Product[] = [];
   for (const card of list) {
     const candidate: Product = (await server.request(`/v1/good/${card.id}`, { headers: { lang: 'en' } })).body.data;
-    if (candidate.property.length === 2 && candidate.good_sku.some((sku) => sku.stock === 0)) candidates.push(candidate);
+    if (candidate.property.length === 2 && candidate.good_sku.some((sku) => sku.stock === 0))
+      candidates.push(candidate);
   }
-  product = candidates.find((candidate) => new Set(candidate.good_sku.map((sku) => sku.price)).size > 1) ?? candidates[0];
-  expect(product, 'the seed has a two-property product with a sold-out SKU').toBeDefined();
+  const chosen =
+    candidates.find((candidate) => new Set(candidate.good_sku.map((sku) => sku.price)).size > 1) ?? candidates[0];
+  expect(chosen, 'the seed has a two-property product with a sold-out SKU').toBeDefined();
+  product = chosen!;
   soldOut = product.good_sku.find((sku) => sku.stock === 0)!;
 });
 
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(problems).toEqual([]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
 async function open(path: string, options: { javaScriptEnabled?: boolean } = {}): Promise<Page> {
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, ...options });
-  const strict = await strictPage(context);
-  problems = strict.problems;
-  await strict.page.goto(server.url + path, { waitUntil: 'networkidle' });
+  const page = await suite.open(options);
+  await page.goto(suite.server.url + path, { waitUntil: 'networkidle' });
   if (options.javaScriptEnabled !== false) {
     // Hydrated once React has claimed the server-rendered markup.
-    await strict.page.waitForFunction(() =>
+    await page.waitForFunction(() =>
       Object.keys(document.querySelector('.purchase') ?? {}).some((key) => key.startsWith('__react')),
     );
   }
-  return strict.page;
+  return page;
 }
 
 const valueName = (sku: Sku, index: number) =>
-  product.property[index].values.find((value) => sku.value_ids.includes(value.id))!.name;
+  product.property[index]!.values.find((value) => sku.value_ids.includes(value.id))!.name;
 const names = (sku: Sku) => product.property.map((_, index) => valueName(sku, index)).join(' / ');
 const skuWith = (first: number, second: number) =>
   product.good_sku.find((sku) => sku.value_ids.includes(first) && sku.value_ids.includes(second));
@@ -80,15 +65,19 @@ describe('choosing a SKU', () => {
     await page.evaluate(() => ((window as unknown as { marker: number }).marker = 1));
 
     // Another in-stock SKU that shares the first property's value, preferably at another price.
-    const [first] = initial.value_ids;
-    const options = product.good_sku.filter((sku) => sku.id !== initial.id && sku.stock > 0 && sku.value_ids.includes(first));
-    const target = options.find((sku) => sku.price !== initial.price) ?? options[0];
+    const first = initial.value_ids[0]!;
+    const options = product.good_sku.filter(
+      (sku) => sku.id !== initial.id && sku.stock > 0 && sku.value_ids.includes(first),
+    );
+    const target = options.find((sku) => sku.price !== initial.price) ?? options[0]!;
     await page.getByRole('radio', { name: valueName(target, 1), exact: true }).click();
 
     await expect.poll(() => page.locator('.purchase__selected').innerText()).toBe(`Selected ${names(target)}`);
     expect(await page.locator('.purchase__price').innerText()).toContain(target.price);
     expect(await page.locator('.stock').innerText()).toContain('In Stock');
-    expect(await page.getByRole('radio', { name: valueName(target, 1), exact: true }).getAttribute('aria-checked')).toBe('true');
+    expect(
+      await page.getByRole('radio', { name: valueName(target, 1), exact: true }).getAttribute('aria-checked'),
+    ).toBe('true');
     expect(page.url()).toMatch(new RegExp(`\\?sku=${target.id}$`));
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(1);
 
@@ -99,7 +88,8 @@ describe('choosing a SKU', () => {
   });
 
   it('disables a value that leads only to a sold-out combination', async () => {
-    const [first, second] = soldOut.value_ids;
+    const first = soldOut.value_ids[0]!;
+    const second = soldOut.value_ids[1]!;
     // Open on an in-stock SKU with the sold-out SKU's first value: its second value is then disabled.
     const start = product.good_sku.find(
       (sku) => sku.stock > 0 && sku.value_ids.includes(first) && !sku.value_ids.includes(second),
@@ -180,9 +170,9 @@ describe('image viewer', () => {
     await page.mouse.down();
     await page.mouse.move(700, 430, { steps: 4 });
     await page.mouse.up();
-    expect(await page.locator('dialog.viewer img').evaluate((image) => (image as HTMLElement).style.transform)).toContain(
-      'translate(60px, 30px)',
-    );
+    expect(
+      await page.locator('dialog.viewer img').evaluate((image) => (image as HTMLElement).style.transform),
+    ).toContain('translate(60px, 30px)');
 
     const src = await page.locator('dialog.viewer img').getAttribute('src');
     await page.keyboard.press('ArrowRight');
@@ -207,7 +197,7 @@ describe('without JavaScript', () => {
     const page = await open(`/en/product/${product.id}`, { javaScriptEnabled: false });
     const initial = product.good_sku.find((sku) => sku.stock > 0)!;
     const target = product.good_sku.find(
-      (sku) => sku.id !== initial.id && sku.stock > 0 && sku.value_ids.includes(initial.value_ids[0]),
+      (sku) => sku.id !== initial.id && sku.stock > 0 && sku.value_ids.includes(initial.value_ids[0]!),
     )!;
     await page.getByRole('radio', { name: valueName(target, 1), exact: true }).click();
     await page.waitForURL(new RegExp(`\\?sku=${target.id}$`));

@@ -1,34 +1,11 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, strictPage } from '../support/browser';
-import { startTestServer, type TestServer } from '../support/test-server';
+import { describe, expect, it } from 'vitest';
+import { useBrowserSuite } from '../support/browser';
 
-let server: TestServer;
-let browser: Browser;
-let context: BrowserContext;
-let problems: string[] = [];
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-afterEach(async () => {
-  await context?.close();
-  expect(problems).toEqual([]);
-});
-
-async function open(options: Parameters<Browser['newContext']>[0] = {}) {
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  const strict = await strictPage(context);
-  problems = strict.problems;
-  return strict.page;
-}
+const suite = useBrowserSuite();
+const { open } = suite;
 
 async function setCookie(name: string, value: string) {
-  await context.addCookies([{ name, value, url: server.url }]);
+  await suite.context.addCookies([{ name, value, url: suite.server.url }]);
 }
 
 function backgroundOf(page: Awaited<ReturnType<typeof open>>) {
@@ -37,20 +14,20 @@ function backgroundOf(page: Awaited<ReturnType<typeof open>>) {
 
 function isDark(rgb: string) {
   const [r, g, b] = rgb.match(/\d+/g)!.map(Number);
-  return (r + g + b) / 3 < 80;
+  return (r! + g! + b!) / 3 < 80;
 }
 
 describe('locale', () => {
   it('sends a first visit to Chinese and switches to English on the same page', async () => {
     const page = await open();
-    await page.goto(`${server.url}/faq`);
+    await page.goto(`${suite.server.url}/faq`);
     expect(new URL(page.url()).pathname).toBe('/zh-cn/faq');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
     await page.locator('header .lang-switch a', { hasText: 'English' }).first().click();
     await page.waitForURL(/\/en\/faq$/);
     await expect.poll(() => page.getAttribute('html', 'lang')).toBe('en');
     await expect.poll(() => page.locator('header .main-nav--bar').innerText()).toContain('Contact Us');
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     expect(new URL(page.url()).pathname).toMatch(/^\/en\/?$/);
   });
 });
@@ -58,17 +35,17 @@ describe('locale', () => {
 describe('navigation', () => {
   it('highlights exactly the entry of the current path', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/faq`);
+    await page.goto(`${suite.server.url}/en/faq`);
     const current = page.locator('header .main-nav--bar [aria-current="page"]');
     await expect.poll(() => current.count()).toBe(1);
     expect(await current.innerText()).toBe('FAQ');
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     expect(await page.locator('header .main-nav--bar [aria-current="page"]').innerText()).toBe('Shop');
   });
 
   it('scrolls to the top after navigating to another page', async () => {
     const page = await open({ viewport: { width: 1280, height: 600 } });
-    await page.goto(`${server.url}/en/faq`);
+    await page.goto(`${suite.server.url}/en/faq`);
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(100);
     await page.locator('footer a[href="/en/our-story"]').first().click();
@@ -78,7 +55,7 @@ describe('navigation', () => {
 
   it('shows the loading bar during a slow navigation', async () => {
     const page = await open();
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     await page.route('**/*.data*', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 900));
       await route.continue();
@@ -93,12 +70,12 @@ describe('navigation', () => {
 describe('colour mode', () => {
   it('switches to dark at once and keeps it across a reload', async () => {
     const page = await open({ colorScheme: 'light' });
-    await page.goto(`${server.url}/en/`);
+    await page.goto(`${suite.server.url}/en/`);
     expect(isDark(await backgroundOf(page))).toBe(false);
     await page.locator('header button[name="colorMode"][value="dark"]').first().click();
     expect(await page.getAttribute('html', 'data-color-mode')).toBe('dark');
     await expect.poll(async () => isDark(await backgroundOf(page))).toBe(true);
-    const cookies = await context.cookies();
+    const cookies = await suite.context.cookies();
     expect(cookies.find((cookie) => cookie.name === 'color_mode')?.value).toBe('dark');
     await page.reload();
     expect(isDark(await backgroundOf(page))).toBe(true);
@@ -107,23 +84,23 @@ describe('colour mode', () => {
   it('paints the chosen mode without any script, so there is no flash', async () => {
     const page = await open({ javaScriptEnabled: false, colorScheme: 'light' });
     await setCookie('color_mode', 'dark');
-    await page.goto(`${server.url}/zh-cn/`);
+    await page.goto(`${suite.server.url}/zh-cn/`);
     expect(isDark(await backgroundOf(page))).toBe(true);
   });
 
   it('follows the system preference in system mode', async () => {
     const dark = await open({ colorScheme: 'dark' });
-    await dark.goto(`${server.url}/en/`);
+    await dark.goto(`${suite.server.url}/en/`);
     expect(isDark(await backgroundOf(dark))).toBe(true);
-    await context.close();
+    await suite.context.close();
     const light = await open({ colorScheme: 'light' });
-    await light.goto(`${server.url}/en/`);
+    await light.goto(`${suite.server.url}/en/`);
     expect(isDark(await backgroundOf(light))).toBe(false);
   });
 
   it('works without JavaScript through the preferences form', async () => {
     const page = await open({ javaScriptEnabled: false, colorScheme: 'light' });
-    await page.goto(`${server.url}/en/faq`);
+    await page.goto(`${suite.server.url}/en/faq`);
     await page.locator('header button[name="colorMode"][value="dark"]').first().click();
     await page.waitForURL(/\/en\/faq$/);
     expect(await page.getAttribute('html', 'data-color-mode')).toBe('dark');
@@ -133,7 +110,7 @@ describe('colour mode', () => {
 describe('floating widget and layout', () => {
   it('sits 80 px from the right and the bottom and takes the visitor back to the top', async () => {
     const page = await open({ viewport: { width: 1280, height: 700 } });
-    await page.goto(`${server.url}/en/faq`);
+    await page.goto(`${suite.server.url}/en/faq`);
     const widget = page.locator('.floating-widget');
     const box = (await widget.boundingBox())!;
     expect(Math.round(1280 - (box.x + box.width))).toBe(80);
@@ -148,7 +125,7 @@ describe('floating widget and layout', () => {
   it('fits a 360 px phone without sideways scrolling and opens the menu drawer', async () => {
     const page = await open({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
     for (const path of ['/zh-cn/', '/en/faq', '/en/contact-us', '/zh-cn/videos', '/en/our-story']) {
-      await page.goto(server.url + path);
+      await page.goto(suite.server.url + path);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     }
     await page.locator('.menu-button').click();
@@ -163,11 +140,11 @@ describe('floating widget and layout', () => {
 describe('error page', () => {
   it('shows Page Not Found inside the shell for an unknown path', async () => {
     const page = await open();
-    const response = await page.goto(`${server.url}/en/definitely/not/here`);
+    const response = await page.goto(`${suite.server.url}/en/definitely/not/here`);
     expect(response?.status()).toBe(404);
     expect(await page.locator('h1').innerText()).toBe('Page Not Found');
     expect(await page.locator('header nav').count()).toBeGreaterThan(0);
-    problems.length = 0; // the browser logs the 404 of the document itself
+    suite.problems.length = 0; // the browser logs the 404 of the document itself
   });
 });
 
@@ -177,7 +154,7 @@ describe('message packs', () => {
     const packs: string[] = [];
     page.on('request', (request) => {
       const match = /\/assets\/messages-([a-z-]+?)-[\w-]{8}\.js$/.exec(new URL(request.url()).pathname);
-      if (match) packs.push(match[1]);
+      if (match) packs.push(match[1]!);
     });
     return packs;
   }
@@ -185,10 +162,12 @@ describe('message packs', () => {
   it('loads one language and only the packs a page needs, and the rest when navigating or opening the login modal', async () => {
     const page = await open();
     const packs = packRequests(page);
-    const product = (await (await fetch(`${server.url}/v1/good/list?page_size=1`)).json()).data.records[0].id;
-    await page.goto(`${server.url}/zh-cn/product/${product}`);
+    const product = (await (await fetch(`${suite.server.url}/v1/good/list?page_size=1`)).json()).data.records[0].id;
+    await page.goto(`${suite.server.url}/zh-cn/product/${product}`);
     await expect.poll(() => page.locator('html').getAttribute('data-message-packs')).toBe('storefront');
-    await expect.poll(() => page.evaluate(() => document.querySelector('.product-page')?.textContent ?? '')).toContain('首页');
+    await expect
+      .poll(() => page.evaluate(() => document.querySelector('.product-page')?.textContent ?? ''))
+      .toContain('首页');
     await page.waitForLoadState('networkidle');
     expect(packs).toEqual(['zh-cn-storefront']);
 
@@ -207,23 +186,29 @@ describe('message packs', () => {
     // Changing the language loads a new document with the other language's packs.
     await page.locator('header .lang-switch a', { hasText: 'English' }).first().click();
     await page.waitForURL(/\/en\/?$/);
-    await expect.poll(() => page.locator('.eyebrow').first().textContent()).toBe('Designed in our studio · Shipped worldwide');
+    await expect
+      .poll(() => page.locator('.eyebrow').first().textContent())
+      .toBe('Designed in our studio · Shipped worldwide');
     expect(packs.slice(3).sort()).toEqual(['en-browse', 'en-storefront']);
   });
 
   it('leaves the server-rendered page working when its texts cannot be fetched', async () => {
     const page = await open();
     await page.route('**/assets/messages-*', (route) => route.abort());
-    await page.goto(`${server.url}/en/faq`);
-    await expect.poll(() => problems.some((problem) => problem.includes('page works without scripts'))).toBe(true);
+    await page.goto(`${suite.server.url}/en/faq`);
+    await expect
+      .poll(() => suite.problems.some((problem) => problem.includes('page works without scripts')))
+      .toBe(true);
     expect(await page.locator('h1').first().innerText()).not.toBe('');
     // Not hydrated: plain links still navigate as documents.
     await page.locator('header .main-nav--bar a', { hasText: 'Contact Us' }).click();
     await page.waitForURL(/\/en\/contact-us$/);
     expect(await page.locator('header .main-nav--bar').innerText()).toContain('Contact Us');
-    await expect.poll(() => problems.filter((problem) => problem.includes('page works without scripts')).length).toBe(2);
-    await context.close();
-    problems.length = 0;
+    await expect
+      .poll(() => suite.problems.filter((problem) => problem.includes('page works without scripts')).length)
+      .toBe(2);
+    await suite.context.close();
+    suite.problems.length = 0;
   });
 
   it('shows the login guard with its texts when a visitor follows the cart link, however slowly the texts arrive', async () => {
@@ -233,13 +218,15 @@ describe('message packs', () => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await route.continue();
     });
-    await page.goto(`${server.url}/en/product/1`);
+    await page.goto(`${suite.server.url}/en/product/1`);
     await page.waitForLoadState('networkidle');
     await page.getByTestId('header-cart').click();
     await page.waitForURL(/\/en\/cart$/);
-    await expect.poll(() => page.getByRole('dialog').first().innerText(), { timeout: 15_000 }).toContain('Login to browse more content');
+    await expect
+      .poll(() => page.getByRole('dialog').first().innerText(), { timeout: 15_000 })
+      .toContain('Login to browse more content');
     // The guard's 401 is the expected answer; nothing else may be logged.
-    expect(problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
-    problems.length = 0;
+    expect(suite.problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
+    suite.problems.length = 0;
   });
 });

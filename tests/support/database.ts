@@ -46,7 +46,9 @@ export async function openTestDatabase(options: { dataDir: string; runId: string
       handle,
       url,
       drop: () =>
-        withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`)).then(() => undefined),
+        withAdminClient((client) => client.query(`drop database if exists "${name}" with (force)`)).then(
+          () => undefined,
+        ),
     };
   }
   const dump = fs.readFileSync(templateDumpPath(options.dataDir));

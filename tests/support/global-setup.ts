@@ -4,7 +4,7 @@ import path from 'node:path';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../server/db/client';
-import { seedDemoData } from '../../server/db/seed';
+import { seedDemoData } from '../../server/seed';
 import { createAppContext } from '../../server/runtime';
 import { loadEnv } from '../../server/shared/env';
 import { databaseUrlFor, postgresAdminUrl, templateDumpPath, withAdminClient } from './database';
@@ -24,7 +24,12 @@ export default async function setup(project: TestProject) {
   const imageCache = path.resolve('node_modules/.cache/shop-test-images');
   fs.mkdirSync(imageCache, { recursive: true });
   fs.symlinkSync(imageCache, path.join(dataDir, 'images'));
-  const env = loadEnv({ ...process.env, NODE_ENV: 'test', DATA_DIR: dataDir, SESSION_SECRET: 'test-secret-'.padEnd(40, 'x') });
+  const env = loadEnv({
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'),
+  });
   const log = pino({ level: 'silent' });
 
   if (postgresAdminUrl) {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -66,7 +67,7 @@ export async function freePort(): Promise<number> {
   const net = await import('node:net');
   return new Promise((resolve) => {
     const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as import('node:net').AddressInfo;
+      const { port } = server.address() as AddressInfo;
       server.close(() => resolve(port));
     });
   });

@@ -54,13 +54,23 @@ export function AccountButton() {
 export function Avatar({ name, src, size }: { name: string; src: string | null | undefined; size: number }) {
   const initial = Array.from(name.trim())[0]?.toUpperCase() ?? '?';
   return (
-    <span className="avatar" style={{ width: size, height: size, fontSize: Math.round(size * 0.45) }} aria-hidden="true">
-      {src ? <img src={avatarUrl(src, size)} alt="" width={size} height={size} loading="lazy" decoding="async" /> : initial}
+    <span
+      className="avatar"
+      style={{ width: size, height: size, fontSize: Math.round(size * 0.45) }}
+      aria-hidden="true"
+    >
+      {src ? (
+        <img src={avatarUrl(src, size)} alt="" width={size} height={size} loading="lazy" decoding="async" />
+      ) : (
+        initial
+      )}
     </span>
   );
 }
 
 /** Own images and uploads get a small webp variant (server/domains/media/image-variants.ts); other URLs are used as they are. */
 export function avatarUrl(src: string, size: number): string {
-  return src.startsWith('/images/') || src.startsWith('/uploads/') ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80` : src;
+  return src.startsWith('/images/') || src.startsWith('/uploads/')
+    ? `${src}?w=${Math.min(640, size * 2)}&format=webp&q=80`
+    : src;
 }

@@ -1,16 +1,21 @@
-import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
+import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useRef, useState } from 'react';
 import { useLocation, useRevalidator } from 'react-router';
-import { accountApi, type CaptchaAnswer } from '~/lib/account-api';
-import { ApiError, NetworkError, onSessionLost } from '~/lib/api-client';
+import type { CaptchaAnswer, VisitorView } from '../../../server/domains/customers/accounts.schemas';
+import { SIGNED_IN_HINT_DATA_KEY } from '../../../server/shared/signed-in-hint';
+import { accountApi } from '~/lib/account-api';
+import { api, ApiError, NetworkError, onSessionLost } from '~/lib/api-client';
 import { loadMessagePacks } from '../../../i18n';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { pageLocale } from '~/lib/message-packs';
 import { useRootData } from '~/lib/root-data';
 import { useToast } from './toast';
+import { announceCartCount } from '~/lib/cart-count';
 
 /** The dialogs and their texts (the `account` message pack) arrive when first opened. */
-const withAccountMessages = <T,>(load: () => Promise<T>) => () =>
-  Promise.all([load(), loadMessagePacks(pageLocale(), ['account'])]).then(([module]) => module);
+const withAccountMessages =
+  <T,>(load: () => Promise<T>) =>
+  () =>
+    Promise.all([load(), loadMessagePacks(pageLocale(), ['account'])]).then(([module]) => module);
 const LoginModal = lazy(withAccountMessages(() => import('./login-modal')));
 const CaptchaDialog = lazy(withAccountMessages(() => import('./captcha-dialog')));
 
@@ -97,8 +102,29 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
   const modalRef = useRef(modal);
   modalRef.current = modal;
 
+  // Login-only pages are rendered for the buyer and carry them in the root data. Catalogue pages
+  // are one cached copy for everyone: who is looking (and the cart count) comes from /v1/visitor,
+  // asked again after each navigation and each login (which revalidates the root data).
+  const [visitor, setVisitor] = useState<VisitorView | null>(null);
   const serverUser = rootData?.user ?? null;
-  const user = lostSession ? null : serverUser;
+  const user = lostSession ? null : (serverUser ?? visitor?.user ?? null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    void api<VisitorView>('/visitor', { locale, signal: controller.signal })
+      .then((answer) => {
+        setVisitor(answer);
+        announceCartCount(answer.cart_count);
+        return answer.user;
+      })
+      .catch(() => null)
+      .then((signedIn) => {
+        // Nobody signed in, or no answer: the login button may show.
+        if (!signedIn) delete document.documentElement.dataset[SIGNED_IN_HINT_DATA_KEY];
+      });
+    return () => controller.abort();
+    // rootData is new after a revalidation (a login) and a change of language.
+  }, [locale, location.pathname, rootData]);
 
   useEffect(() => {
     // A new user from the server (login, another tab) ends a local logout.
@@ -124,7 +150,10 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
     }));
   }, []);
 
-  const closeLogin = useCallback(() => setModal((current) => (current.guard ? current : { ...current, open: false })), []);
+  const closeLogin = useCallback(
+    () => setModal((current) => (current.guard ? current : { ...current, open: false })),
+    [],
+  );
   const releaseGuard = useCallback(
     () => setModal((current) => ({ ...current, open: current.open && !current.guard, guard: false })),
     [],
@@ -188,7 +217,7 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
       setLostSession(false);
       setModal((current) => ({ ...current, open: false }));
       toast.show(message, 'success');
-      revalidator.revalidate();
+      void revalidator.revalidate();
     },
     [revalidator, t, toast],
   );
@@ -228,41 +257,26 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
 
   const googleLogin = Boolean(rootData?.auth.google);
 
-  const api = useMemo<AccountApi>(
-    () => ({
-      user,
-      googleLogin,
-      modal,
-      openLogin,
-      closeLogin,
-      releaseGuard,
-      setPane,
-      askCaptcha,
-      codeResendAt,
-      startCodeCountdown,
-      completeLogin,
-      logout,
-      reportError,
-    }),
-    [
-      user,
-      googleLogin,
-      modal,
-      openLogin,
-      closeLogin,
-      releaseGuard,
-      setPane,
-      askCaptcha,
-      codeResendAt,
-      startCodeCountdown,
-      completeLogin,
-      logout,
-      reportError,
-    ],
-  );
+  // Not memoised: most of the provider's state is in the value, and otherwise the provider
+  // re-renders only with the root, which re-renders every consumer anyway.
+  const account: AccountApi = {
+    user,
+    googleLogin,
+    modal,
+    openLogin,
+    closeLogin,
+    releaseGuard,
+    setPane,
+    askCaptcha,
+    codeResendAt,
+    startCodeCountdown,
+    completeLogin,
+    logout,
+    reportError,
+  };
 
   return (
-    <AccountContext.Provider value={api}>
+    <AccountContext.Provider value={account}>
       {children}
       {modalLoaded ? (
         <Suspense fallback={null}>

@@ -1,21 +1,25 @@
 import { useId, useState } from 'react';
 import { useRevalidator } from 'react-router';
+import { z } from 'zod';
+import { changePasswordSchema, updateProfileSchema } from '../../../server/domains/customers/accounts.schemas';
+import type { UserView } from '../../../server/domains/customers/accounts.schemas';
 import { accountApi } from '~/lib/account-api';
 import { useLocale, useT } from '~/lib/i18n';
 import { LogOutIcon } from './account-icons';
 import { Avatar } from './account-button';
 import { useAccount } from './account-context';
 import { ConfirmDialog, ImageUpload } from './image-upload';
-import { PasswordField, TextField } from './text-field';
+import { PasswordField, TextField } from './form-field';
 import { useToast } from './toast';
 import { useFailureHandler } from './use-failure';
-import { messageOf, rules, useForm } from './use-form';
+import { useForm } from './use-form';
+import { BusyButton } from '../ui/busy-button';
 
 export interface AccountProfile {
   email: string;
   username: string;
   avatar: string | null;
-  sex: number;
+  sex: UserView['sex'];
   /** Already masked by the loader (SPEC section 9: the middle 4 digits hidden). */
   mobile: string | null;
   /** Accounts opened with an emailed code or Google have none yet: no current password is asked. */
@@ -58,7 +62,7 @@ function Card({ title, children, id }: { title: string; children: React.ReactNod
   );
 }
 
-const profileRules = { username: rules.username };
+const profileFields = updateProfileSchema.pick({ username: true });
 
 function ProfileCard({ profile }: { profile: AccountProfile }) {
   const t = useT();
@@ -66,7 +70,7 @@ function ProfileCard({ profile }: { profile: AccountProfile }) {
   const toast = useToast();
   const revalidator = useRevalidator();
   const id = useId();
-  const form = useForm(profileRules, { username: profile.username });
+  const form = useForm(profileFields, { username: profile.username });
   const [sex, setSex] = useState(profile.sex);
   const [busy, setBusy] = useState(false);
   const fail = useFailureHandler(form.setServerError, ['username']);
@@ -92,16 +96,21 @@ function ProfileCard({ profile }: { profile: AccountProfile }) {
         <TextField
           label={t('account.field.username')}
           autoComplete="nickname"
-          maxLength={32}
-          error={messageOf(t, form.errors.username)}
+          error={form.errors.username}
           {...form.bind('username')}
         />
         <fieldset className="choice-group">
           <legend className="form-field__label">{t('account.profile.sex')}</legend>
           <div className="choice-group__options">
-            {[1, 2, 0].map((option) => (
+            {([1, 2, 0] as const).map((option) => (
               <label key={option} className="choice">
-                <input type="radio" name="sex" value={option} checked={sex === option} onChange={() => setSex(option)} />
+                <input
+                  type="radio"
+                  name="sex"
+                  value={option}
+                  checked={sex === option}
+                  onChange={() => setSex(option)}
+                />
                 <span>{t(`account.sex.${option}` as 'account.sex.0')}</span>
               </label>
             ))}
@@ -118,9 +127,9 @@ function ProfileCard({ profile }: { profile: AccountProfile }) {
           </div>
         </dl>
         <div className="account-form__actions">
-          <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy}>
+          <BusyButton type="submit" className="button button--primary" busy={busy}>
             {busy ? t('account.profile.saving') : t('account.profile.save')}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </Card>
@@ -145,20 +154,30 @@ function AvatarCard({ profile }: { profile: AccountProfile }) {
   };
   return (
     <Card title={t('account.avatar.title')} id={`${id}-title`}>
-      <ImageUpload value={profile.avatar} onChange={save} label={t('account.avatar.title')} tip={t('account.avatar.hint')} />
+      <ImageUpload
+        value={profile.avatar}
+        onChange={save}
+        label={t('account.avatar.title')}
+        tip={t('account.avatar.hint')}
+      />
     </Card>
   );
 }
 
-const passwordRules = { old_password: rules.existingPassword, new_password: rules.password };
-const firstPasswordRules = { old_password: undefined, new_password: rules.password };
+/**
+ * The API asks for the current password only of accounts that have one (the service knows,
+ * the schema cannot), with the same message.
+ */
+const passwordFields = changePasswordSchema.extend({
+  old_password: z.string().min(1, 'accounts.password.oldRequired').max(128),
+});
 
 function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
   const id = useId();
-  const form = useForm(hasPassword ? passwordRules : firstPasswordRules, { old_password: '', new_password: '' });
+  const form = useForm(hasPassword ? passwordFields : changePasswordSchema, { old_password: '', new_password: '' });
   const [busy, setBusy] = useState(false);
   const fail = useFailureHandler(form.setServerError, ['old_password', 'new_password'], {
     old_password: 'account.password.current',
@@ -191,7 +210,7 @@ function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
           <PasswordField
             label={t('account.password.current')}
             autoComplete="current-password"
-            error={messageOf(t, form.errors.old_password)}
+            error={form.errors.old_password}
             {...form.bind('old_password')}
           />
         ) : null}
@@ -199,13 +218,13 @@ function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
           label={t('account.password.new')}
           autoComplete="new-password"
           placeholder={t('account.placeholder.newPassword')}
-          error={messageOf(t, form.errors.new_password)}
+          error={form.errors.new_password}
           {...form.bind('new_password')}
         />
         <div className="account-form__actions">
-          <button type="submit" className="button button--secondary" disabled={busy} aria-busy={busy}>
+          <BusyButton type="submit" className="button button--secondary" busy={busy}>
             {t('account.password.save')}
-          </button>
+          </BusyButton>
         </div>
       </form>
     </Card>

@@ -1,12 +1,13 @@
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { translate, type Locale } from '../../../i18n';
 import { accountApi } from '~/lib/account-api';
 import { ApiError, NetworkError } from '~/lib/api-client';
 import { useLocale, useT } from '~/lib/i18n';
-import { CloseIcon } from '../ui/icons';
 import { RefreshIcon } from './account-icons';
 import type { CaptchaRequest } from './account-context';
+import { TextField } from './form-field';
 import { ModalDialog } from './modal-dialog';
+import { BusyButton } from '../ui/busy-button';
 
 interface Picture {
   id: string;
@@ -23,9 +24,6 @@ interface Picture {
 export default function CaptchaDialog({ request }: { request: CaptchaRequest | null }) {
   const t = useT();
   const locale = useLocale();
-  const titleId = useId();
-  const inputId = useId();
-  const errorId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [picture, setPicture] = useState<Picture | null>(null);
   const [loading, setLoading] = useState(false);
@@ -88,63 +86,51 @@ export default function CaptchaDialog({ request }: { request: CaptchaRequest | n
     <ModalDialog
       open={open}
       onClose={() => request?.settle({ status: 'closed' })}
-      labelledBy={titleId}
+      heading={{ title: t('account.captcha.title'), small: true }}
       className="modal--captcha"
       draggable
     >
-      <div className="modal__header">
-        <h2 className="modal__title modal__title--small" id={titleId}>
-          {t('account.captcha.title')}
-        </h2>
-        <button type="button" className="icon-button modal__close" onClick={() => request?.settle({ status: 'closed' })}>
-          <CloseIcon size={20} />
-          <span className="sr-only">{t('account.modal.close')}</span>
-        </button>
-      </div>
       <form className="captcha" noValidate onSubmit={confirm}>
         <div className="captcha__picture" aria-busy={loading}>
           {picture ? (
-            <img src={picture.src} alt={t('account.captcha.image')} width={300} height={300} data-captcha-id={picture.id} />
+            <img
+              src={picture.src}
+              alt={t('account.captcha.image')}
+              width={300}
+              height={300}
+              data-captcha-id={picture.id}
+            />
           ) : (
-            <span className="captcha__placeholder">{failed ? t('account.captcha.failed') : t('account.captcha.loading')}</span>
+            <span className="captcha__placeholder">
+              {failed ? t('account.captcha.failed') : t('account.captcha.loading')}
+            </span>
           )}
           <button type="button" className="captcha__refresh" onClick={() => void refresh()} disabled={loading}>
             <RefreshIcon size={20} />
             <span className="sr-only">{t('account.captcha.refresh')}</span>
           </button>
         </div>
-        <div className={`form-field${error ? ' form-field--invalid' : ''}`}>
-          <label className="form-field__label" htmlFor={inputId}>
-            {t('account.captcha.answer')}
-          </label>
-          <div className="form-field__control">
-            <input
-              ref={input}
-              id={inputId}
-              className="form-field__input captcha__input"
-              name="dots"
-              value={answer}
-              onChange={(event) => {
-                setAnswer(event.target.value);
-                if (error) setError(undefined);
-              }}
-              inputMode="numeric"
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
-              maxLength={12}
-              data-autofocus=""
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? errorId : undefined}
-            />
-          </div>
-          <p className="form-field__error" id={errorId} role={error ? 'alert' : undefined} hidden={!error}>
-            {error}
-          </p>
-        </div>
-        <button type="submit" className="button button--primary button--block" disabled={busy} aria-busy={busy}>
+        <TextField
+          label={t('account.captcha.answer')}
+          error={error}
+          ref={input}
+          className="captcha__field"
+          name="dots"
+          value={answer}
+          onChange={(event) => {
+            setAnswer(event.target.value);
+            if (error) setError(undefined);
+          }}
+          inputMode="numeric"
+          autoComplete="off"
+          autoCapitalize="off"
+          spellCheck={false}
+          maxLength={12}
+          autoFocus
+        />
+        <BusyButton type="submit" className="button button--primary button--block" busy={busy}>
           {t('account.captcha.confirm')}
-        </button>
+        </BusyButton>
       </form>
     </ModalDialog>
   );

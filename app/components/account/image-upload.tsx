@@ -1,11 +1,11 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ApiError, NetworkError, uploadImage } from '~/lib/api-client';
 import { useLocale, useT } from '~/lib/i18n';
-import { CloseIcon } from '../ui/icons';
 import { CameraIcon, RefreshIcon, TrashIcon, ZoomIcon } from './account-icons';
 import { avatarUrl } from './account-button';
 import { ModalDialog } from './modal-dialog';
 import { useToast } from './toast';
+import { BusyButton } from '../ui/busy-button';
 
 type Status = 'ready' | 'uploading' | 'success' | 'fail';
 
@@ -150,7 +150,9 @@ export function ImageUpload({
           </p>
         ) : null}
       </div>
-      {value ? <PreviewDialog open={previewOpen} src={value} label={label} onClose={() => setPreviewOpen(false)} /> : null}
+      {value ? (
+        <PreviewDialog open={previewOpen} src={value} label={label} onClose={() => setPreviewOpen(false)} />
+      ) : null}
       <ConfirmDialog
         open={confirmOpen}
         title={t('account.avatar.notice')}
@@ -165,20 +167,25 @@ export function ImageUpload({
   );
 }
 
-function PreviewDialog({ open, src, label, onClose }: { open: boolean; src: string; label: string; onClose: () => void }) {
+function PreviewDialog({
+  open,
+  src,
+  label,
+  onClose,
+}: {
+  open: boolean;
+  src: string;
+  label: string;
+  onClose: () => void;
+}) {
   const t = useT();
-  const titleId = useId();
   return (
-    <ModalDialog open={open} onClose={onClose} labelledBy={titleId} className="modal--preview">
-      <div className="modal__header">
-        <h2 className="modal__title modal__title--small" id={titleId}>
-          {label}
-        </h2>
-        <button type="button" className="icon-button modal__close" onClick={onClose} data-autofocus="">
-          <CloseIcon size={20} />
-          <span className="sr-only">{t('account.avatar.close')}</span>
-        </button>
-      </div>
+    <ModalDialog
+      open={open}
+      onClose={onClose}
+      heading={{ title: label, small: true, closeLabel: t('account.avatar.close'), focusClose: true }}
+      className="modal--preview"
+    >
       {open ? <img className="modal__image" src={avatarUrl(src, 320)} alt={label} width={480} height={480} /> : null}
     </ModalDialog>
   );
@@ -223,11 +230,10 @@ export function ConfirmDialog({
           <button type="button" className="button button--secondary" onClick={onCancel} data-autofocus="">
             {t('account.cancel')}
           </button>
-          <button
+          <BusyButton
             type="button"
             className="button button--primary"
-            disabled={busy}
-            aria-busy={busy}
+            busy={busy}
             onClick={async () => {
               setBusy(true);
               try {
@@ -238,7 +244,7 @@ export function ConfirmDialog({
             }}
           >
             {t('account.ok')}
-          </button>
+          </BusyButton>
         </div>
       </div>
     </ModalDialog>

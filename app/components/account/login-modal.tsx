@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { MessageKey } from '../../../i18n';
+import { loginByCodeSchema, loginSchema, registerSchema } from '../../../server/domains/customers/accounts.schemas';
 import { accountApi } from '~/lib/account-api';
 import { ApiError } from '~/lib/api-client';
 import { localePath, useCurrentPath, useLocale, useT } from '~/lib/i18n';
@@ -8,9 +9,10 @@ import { CloseIcon } from '../ui/icons';
 import { GoogleIcon, LockIcon, ShieldIcon } from './account-icons';
 import { useAccount, type CaptchaOutcome } from './account-context';
 import { ModalDialog } from './modal-dialog';
-import { PasswordField, TextField } from './text-field';
-import { messageOf, rules, useForm } from './use-form';
+import { PasswordField, TextField } from './form-field';
+import { useForm } from './use-form';
 import { useFailureHandler } from './use-failure';
+import { BusyButton } from '../ui/busy-button';
 
 /**
  * SPEC section 2's login modal: an email login pane (code or password) and a register
@@ -77,7 +79,8 @@ export default function LoginModal() {
 }
 
 type Method = 'code' | 'password';
-const loginRules = { email: rules.email, code: rules.code, password: rules.existingPassword };
+/** Both login tabs share the email; each checks its own fields with its API call's rules. */
+const loginFields = loginByCodeSchema.extend({ password: loginSchema.shape.password });
 
 function LoginPane() {
   const t = useT();
@@ -87,7 +90,7 @@ function LoginPane() {
   const [method, setMethod] = useState<Method>('code');
   const [busy, setBusy] = useState(false);
   const [sentTo, setSentTo] = useState<string>();
-  const form = useForm(loginRules, { email: '', code: '', password: '' });
+  const form = useForm(loginFields, { email: '', code: '', password: '' });
   const codeInput = useRef<HTMLInputElement | null>(null);
   const secondsLeft = useSecondsUntil(account.codeResendAt);
   const fail = useFailureHandler(form.setServerError, ['email', 'code', 'password']);
@@ -147,9 +150,8 @@ function LoginPane() {
       autoComplete="email"
       inputMode="email"
       placeholder={t('account.placeholder.email')}
-      maxLength={320}
       autoFocus={first}
-      error={messageOf(t, form.errors.email)}
+      error={form.errors.email}
       {...form.bind('email')}
     />
   );
@@ -196,9 +198,8 @@ function LoginPane() {
           inputMode="numeric"
           autoComplete="one-time-code"
           placeholder={t('account.placeholder.code')}
-          maxLength={8}
           hint={sentTo ? t('account.codeSent', { email: sentTo }) : undefined}
-          error={messageOf(t, form.errors.code)}
+          error={form.errors.code}
           {...form.bind('code')}
           ref={(element: HTMLInputElement | null) => {
             form.bind('code').ref(element);
@@ -216,9 +217,7 @@ function LoginPane() {
             </button>
           }
         />
-        <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
-          {busy ? t('account.loggingIn') : t('account.login')}
-        </button>
+        <SubmitButton busy={busy}>{busy ? t('account.loggingIn') : t('account.login')}</SubmitButton>
       </form>
       <form
         className="account-form"
@@ -234,12 +233,10 @@ function LoginPane() {
           label={t('account.field.password')}
           autoComplete="current-password"
           placeholder={t('account.placeholder.password')}
-          error={messageOf(t, form.errors.password)}
+          error={form.errors.password}
           {...form.bind('password')}
         />
-        <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
-          {busy ? t('account.loggingIn') : t('account.login')}
-        </button>
+        <SubmitButton busy={busy}>{busy ? t('account.loggingIn') : t('account.login')}</SubmitButton>
       </form>
       <p className="account-pane__switch">
         <button type="button" className="link-button" onClick={() => account.setPane('register')}>
@@ -251,14 +248,14 @@ function LoginPane() {
   );
 }
 
-const registerRules = { username: rules.username, mobile: rules.mobile, email: rules.email, password: rules.password };
+const registerFields = registerSchema.pick({ username: true, mobile: true, email: true, password: true });
 
 function RegisterPane() {
   const t = useT();
   const locale = useLocale();
   const account = useAccount();
   const [busy, setBusy] = useState(false);
-  const form = useForm(registerRules, { username: '', mobile: '', email: '', password: '' });
+  const form = useForm(registerFields, { username: '', mobile: '', email: '', password: '' });
   const fail = useFailureHandler(form.setServerError, ['username', 'mobile', 'email', 'password']);
 
   const submit = async (event: React.FormEvent) => {
@@ -286,9 +283,8 @@ function RegisterPane() {
           label={t('account.field.username')}
           autoComplete="nickname"
           placeholder={t('account.placeholder.username')}
-          maxLength={32}
           autoFocus
-          error={messageOf(t, form.errors.username)}
+          error={form.errors.username}
           {...form.bind('username')}
         />
         <TextField
@@ -297,8 +293,7 @@ function RegisterPane() {
           inputMode="numeric"
           autoComplete="tel-national"
           placeholder={t('account.placeholder.mobile')}
-          maxLength={11}
-          error={messageOf(t, form.errors.mobile)}
+          error={form.errors.mobile}
           {...form.bind('mobile')}
         />
         <TextField
@@ -307,20 +302,17 @@ function RegisterPane() {
           inputMode="email"
           autoComplete="email"
           placeholder={t('account.placeholder.email')}
-          maxLength={320}
-          error={messageOf(t, form.errors.email)}
+          error={form.errors.email}
           {...form.bind('email')}
         />
         <PasswordField
           label={t('account.field.password')}
           autoComplete="new-password"
           placeholder={t('account.placeholder.newPassword')}
-          error={messageOf(t, form.errors.password)}
+          error={form.errors.password}
           {...form.bind('password')}
         />
-        <button type="submit" className="button button--primary button--block button--large" disabled={busy} aria-busy={busy}>
-          {busy ? t('account.registering') : t('account.register')}
-        </button>
+        <SubmitButton busy={busy}>{busy ? t('account.registering') : t('account.register')}</SubmitButton>
         <p className="account-pane__note">{t('account.terms')}</p>
       </form>
       <p className="account-pane__switch">
@@ -355,10 +347,10 @@ function OtherMethods({ onError }: { onError: (error: unknown) => void }) {
       <p className="account-other__label">
         <span>{t('account.otherMethods')}</span>
       </p>
-      <button type="button" className="account-other__google" onClick={() => void google()} disabled={busy} aria-busy={busy}>
+      <BusyButton type="button" className="account-other__google" onClick={() => void google()} busy={busy}>
         <GoogleIcon size={22} />
         <span>{t('account.google')}</span>
-      </button>
+      </BusyButton>
     </div>
   );
 }
@@ -392,4 +384,13 @@ function useSecondsUntil(until: number): number {
     return () => clearInterval(timer);
   }, [until]);
   return Math.max(0, Math.ceil((until - now) / 1000));
+}
+
+/** A pane's main button: full width, and disabled (aria-busy) while its request runs. */
+function SubmitButton({ busy, children }: { busy: boolean; children: React.ReactNode }) {
+  return (
+    <BusyButton type="submit" className="button button--primary button--block button--large" busy={busy}>
+      {children}
+    </BusyButton>
+  );
 }

@@ -1,4 +1,6 @@
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
+import { CloseIcon } from '../ui/icons';
+import { useT } from '~/lib/i18n';
 
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
@@ -13,12 +15,14 @@ export type CloseReason = 'escape' | 'backdrop' | 'button';
  * fallback) and makes the page behind it inert. On top of that it keeps Tab inside the
  * dialog (wrapping at both ends), closes on Escape and on a click on the backdrop only when
  * `dismissible`, and gives focus back to the element that had it when it opened.
- * `dragHandle` turns an element inside into a handle that moves the dialog.
+ * `draggable` lets the pointer move the dialog by its title bar. With `heading`, the dialog
+ * draws its own title row (the heading that labels it and a close button).
  */
 export function ModalDialog({
   open,
   onClose,
   dismissible = true,
+  heading,
   labelledBy,
   describedBy,
   className,
@@ -28,13 +32,16 @@ export function ModalDialog({
   open: boolean;
   onClose: (reason: CloseReason) => void;
   dismissible?: boolean;
-  labelledBy: string;
+  heading?: DialogHeading;
+  /** The id of the element that names the dialog, when it has no `heading`. */
+  labelledBy?: string;
   describedBy?: string;
   className?: string;
   draggable?: boolean;
   children: React.ReactNode;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const headingId = useId();
   const opener = useRef<HTMLElement | null>(null);
   const pressedOnBackdrop = useRef(false);
   const closedByUs = useRef(false);
@@ -79,8 +86,8 @@ export function ModalDialog({
       (element) => element.offsetParent !== null || element === document.activeElement,
     );
     if (focusable.length === 0) return;
-    const first = focusable[0];
-    const last = focusable[focusable.length - 1];
+    const first = focusable[0]!;
+    const last = focusable[focusable.length - 1]!;
     const active = document.activeElement;
     if (event.shiftKey && (active === first || !event.currentTarget.contains(active))) {
       event.preventDefault();
@@ -120,7 +127,7 @@ export function ModalDialog({
       ref={dialog}
       className={`modal${className ? ` ${className}` : ''}`}
       aria-modal="true"
-      aria-labelledby={labelledBy}
+      aria-labelledby={heading ? headingId : labelledBy}
       aria-describedby={describedBy}
       style={offset.x || offset.y ? { translate: `${offset.x}px ${offset.y}px` } : undefined}
       onKeyDown={onKeyDown}
@@ -152,6 +159,7 @@ export function ModalDialog({
     >
       <div className="modal__panel">
         {draggable ? <DragSurface onPointerDown={startDrag} /> : null}
+        {heading ? <ModalHeader id={headingId} {...heading} onClose={() => onClose('button')} /> : null}
         {children}
       </div>
     </dialog>
@@ -161,4 +169,41 @@ export function ModalDialog({
 /** An invisible strip over the dialog's title bar that moves the dialog with the pointer. */
 function DragSurface({ onPointerDown }: { onPointerDown: (event: React.PointerEvent<HTMLElement>) => void }) {
   return <div className="modal__drag" aria-hidden="true" onPointerDown={onPointerDown} />;
+}
+
+interface DialogHeading {
+  title: React.ReactNode;
+  small?: boolean;
+  /** What a screen reader hears for the close button; "Close" by default. */
+  closeLabel?: string;
+  /** The close button takes the focus when the dialog opens (a dialog with nothing to fill in). */
+  focusClose?: boolean;
+}
+
+/** A dialog's title row: the heading that labels the dialog, and its close button. */
+function ModalHeader({
+  id,
+  title,
+  small = false,
+  closeLabel,
+  focusClose = false,
+  onClose,
+}: DialogHeading & { id: string; onClose: () => void }) {
+  const t = useT();
+  return (
+    <div className="modal__header">
+      <h2 className={small ? 'modal__title modal__title--small' : 'modal__title'} id={id}>
+        {title}
+      </h2>
+      <button
+        type="button"
+        className="icon-button modal__close"
+        onClick={onClose}
+        data-autofocus={focusClose ? '' : undefined}
+      >
+        <CloseIcon size={20} />
+        <span className="sr-only">{closeLabel ?? t('account.modal.close')}</span>
+      </button>
+    </div>
+  );
 }

@@ -106,7 +106,11 @@ export function ToastProvider({ children }: { children: React.ReactNode }) {
       <div ref={region} className="toasts" popover="manual" aria-label={t('account.toasts')}>
         <ol className="toasts__list" aria-live="polite" aria-relevant="additions text">
           {toasts.map((toast) => (
-            <li key={toast.id} className={`toast toast--${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
+            <li
+              key={toast.id}
+              className={`toast toast--${toast.kind}`}
+              role={toast.kind === 'error' ? 'alert' : 'status'}
+            >
               <span className="toast__dot" aria-hidden="true" />
               <span className="toast__text">{toast.text}</span>
               {toast.count > 1 ? (

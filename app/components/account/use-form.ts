@@ -1,59 +1,25 @@
-import { useCallback, useRef, useState } from 'react';
-import type { MessageKey, Translate } from '../../../i18n';
-
-/**
- * Client-side rules of SPEC section 5 for the account forms. Each rule returns a message
- * key (or a key with parameters) when the value is wrong. The server checks the same
- * things again; its field messages are shown beside the field too (`setServerError`).
- */
-export type FieldError = MessageKey | [MessageKey, Record<string, string | number>];
-export type Rule = (value: string) => FieldError | undefined;
-
-export const EMAIL_MAX_LENGTH = 320;
-/** The server's rule for new passwords (server/domains/customers/accounts.schemas.ts). */
-export const PASSWORD_MIN_LENGTH = 8;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** SPEC section 5: 11 digits, 1 then 3-9. Numbers abroad start with + (the server checks them fully). */
-export const MOBILE_PATTERN = /^1[3-9]\d{9}$/;
-const INTERNATIONAL_MOBILE = /^\+[\d\s()-]{6,20}$/;
-
-export const rules = {
-  email: ((value) => {
-    if (!value.trim()) return 'account.validation.emailRequired';
-    if (value.length > EMAIL_MAX_LENGTH || !EMAIL_PATTERN.test(value.trim())) return 'account.validation.emailInvalid';
-    return undefined;
-  }) satisfies Rule,
-  code: ((value) => (value.trim() ? undefined : 'account.validation.codeRequired')) satisfies Rule,
-  password: ((value) => {
-    if (!value) return 'account.validation.passwordRequired';
-    if (value.length < PASSWORD_MIN_LENGTH) return ['account.validation.passwordShort', { min: PASSWORD_MIN_LENGTH }];
-    return undefined;
-  }) satisfies Rule,
-  /** Logging in checks only presence: old accounts may have shorter passwords. */
-  existingPassword: ((value) => (value ? undefined : 'account.validation.passwordRequired')) satisfies Rule,
-  username: ((value) => (value.trim() ? undefined : 'account.validation.usernameRequired')) satisfies Rule,
-  mobile: ((value) =>
-    MOBILE_PATTERN.test(value.trim()) || INTERNATIONAL_MOBILE.test(value.trim())
-      ? undefined
-      : 'account.validation.mobileInvalid') satisfies Rule,
-};
-
-export function messageOf(t: Translate, error: FieldError | string | undefined): string | undefined {
-  if (!error) return undefined;
-  if (Array.isArray(error)) return t(error[0], error[1]);
-  return error.startsWith('account.') ? t(error as MessageKey) : error;
-}
+import { useRef, useState } from 'react';
+import type { z } from 'zod';
+import { describeIssue } from '../../../server/shared/issue-messages';
+import { useLocale } from '~/lib/i18n';
 
 type Values<F extends string> = Record<F, string>;
 
 /**
- * Values, errors and validation timing of one form: a field is checked when it loses
- * focus, re-checked on every change once it has shown an error, and every field is
- * checked on submit (focus moves to the first wrong one).
+ * Values, errors and validation timing of one form, checked with the API's own zod schema
+ * (docs/decisions/0081-forms-validate-with-the-api-schemas.md), so a field shows before
+ * submitting the sentence the API would answer. A field is checked when it loses focus,
+ * re-checked on every change once it has shown an error, and every field is checked on
+ * submit (focus moves to the first wrong one). Server messages go under their field too
+ * (`setServerError`).
  */
-export function useForm<F extends string>(fieldRules: Record<F, Rule | undefined>, initial: Values<F>) {
+export function useForm<S extends z.ZodType, F extends Extract<keyof z.input<S>, string>>(
+  schema: S,
+  initial: Values<F>,
+) {
+  const locale = useLocale();
   const [values, setValues] = useState<Values<F>>(initial);
-  const [errors, setErrors] = useState<Partial<Record<F, FieldError | string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<F, string>>>({});
   // A field may be rendered twice (the email of both login tabs); focus goes to the visible one.
   const refs = useRef(new Map<F, Set<HTMLInputElement>>());
   const focus = (field: F) => {
@@ -61,14 +27,25 @@ export function useForm<F extends string>(fieldRules: Record<F, Rule | undefined
     (elements.find((element) => element.isConnected && element.offsetParent !== null) ?? elements[0])?.focus();
   };
 
-  const check = useCallback(
-    (field: F, value: string) => {
-      const error = fieldRules[field]?.(value);
-      setErrors((current) => ({ ...current, [field]: error }));
-      return error;
-    },
-    [fieldRules],
-  );
+  /** The message of each of `fields` for these values (undefined where the field is right). */
+  const messagesFor = (current: Values<F>, fields: readonly F[]) => {
+    const result = schema.safeParse(current);
+    const messages: Partial<Record<F, string>> = {};
+    for (const field of fields) messages[field] = undefined;
+    if (result.success) return messages;
+    for (const issue of result.error.issues) {
+      const field = issue.path[0] as F;
+      if (fields.includes(field) && messages[field] === undefined)
+        messages[field] = describeIssue(locale, issue, 'body');
+    }
+    return messages;
+  };
+
+  const check = (field: F, value: string) => {
+    const message = messagesFor({ ...values, [field]: value }, [field])[field];
+    setErrors((current) => ({ ...current, [field]: message }));
+    return message;
+  };
 
   const bind = (field: F) => ({
     name: field,
@@ -91,15 +68,10 @@ export function useForm<F extends string>(fieldRules: Record<F, Rule | undefined
   });
 
   /** Checks the given fields (all by default); focuses the first wrong one and returns false if any is wrong. */
-  const validate = (fields: F[] = Object.keys(fieldRules) as F[]) => {
-    let first: F | undefined;
-    const next = { ...errors };
-    for (const field of fields) {
-      const error = fieldRules[field]?.(values[field]);
-      next[field] = error;
-      if (error && !first) first = field;
-    }
-    setErrors(next);
+  const validate = (fields: readonly F[] = Object.keys(values) as F[]) => {
+    const messages = messagesFor(values, fields);
+    setErrors((current) => ({ ...current, ...messages }));
+    const first = fields.find((field) => messages[field]);
     if (first) focus(first);
     return !first;
   };
@@ -114,5 +86,5 @@ export function useForm<F extends string>(fieldRules: Record<F, Rule | undefined
     setErrors({});
   };
 
-  return { values, setValues, errors, bind, validate, check, setServerError, reset };
+  return { values, errors, bind, validate, setServerError, reset };
 }

@@ -1,41 +1,70 @@
-import { addressInput, addressUpdate } from '../../../server/domains/addresses/addresses.schemas';
-import type { Locale } from '../../../i18n/locales';
+import { data } from 'react-router';
+import { translate, type Locale } from '../../../i18n';
+import { addressIdQuery, addressInput, addressUpdate } from '../../../server/domains/addresses/addresses.schemas';
 import type { StorefrontLoadContext } from '~/lib/context';
-import { formFields, parseForm, runAction } from '../checkout/action-result.server';
-import type { Address } from './address-types';
+import { formFields, parseForm, runAction } from '~/lib/action-result.server';
+import type { AddressView as Address } from '../../../server/domains/addresses/addresses.schemas';
 
 /**
  * The address page's action, also posted to by the confirm page's address dialog:
- * intent=save (add, or change when `id` is sent), intent=delete, intent=default. The same
- * schemas and service as `/v1/useraddress`, called in-process.
+ * intent=save (add, or change when `id` is sent), intent=delete, intent=default; any other is
+ * a 400. The same schemas and service as `/v1/useraddress`, called in-process.
  */
 export async function addressAction(context: StorefrontLoadContext, userId: number, locale: Locale, form: FormData) {
   const { addresses } = context.services;
-  const fields: Record<string, unknown> = formFields(form);
-  const intent = fields.intent;
-  if (intent === 'delete' || intent === 'default') {
-    const id = Number(fields.id);
-    return runAction(locale, async () => {
-      if (intent === 'delete') {
-        await addresses.deleteAddress(context.ctx, { userId, id });
-        return null;
+  const { intent, is_default: isDefault, ...fields } = formFields(form);
+  switch (intent) {
+    case 'delete':
+    case 'default': {
+      const target = parseForm(locale, addressIdQuery, fields);
+      if (!target.ok) return target;
+      const { id } = target.data;
+      return runAction(
+        locale,
+        async () => {
+          if (intent === 'delete') {
+            await addresses.deleteAddress(context.ctx, { userId, id });
+            return null;
+          }
+          const current = await addresses.getAddress(context.ctx, { userId, id, locale });
+          return addresses.updateAddress(context.ctx, {
+            userId,
+            address: { ...inputOf(current), id, is_default: true },
+            locale,
+          });
+        },
+        intent === 'delete' ? 'deleted' : 'default',
+      );
+    }
+    case 'save': {
+      // A checkbox sends `on` when ticked and nothing otherwise.
+      const input = { ...fields, is_default: isDefault === 'on' || isDefault === 'true' };
+      let result;
+      if (fields.id) {
+        const parsed = parseForm(locale, addressUpdate, input);
+        if (!parsed.ok) return parsed;
+        result = await runAction(locale, () =>
+          addresses.updateAddress(context.ctx, { userId, address: parsed.data, locale }),
+        );
+      } else {
+        const parsed = parseForm(locale, addressInput, input);
+        if (!parsed.ok) return parsed;
+        result = await runAction(locale, () =>
+          addresses.createAddress(context.ctx, { userId, address: parsed.data, locale }),
+        );
       }
-      const current = await addresses.getAddress(context.ctx, { userId, id, locale });
-      return addresses.updateAddress(context.ctx, { userId, address: { ...inputOf(current), id, is_default: true }, locale });
-    }, intent === 'delete' ? 'deleted' : 'default');
+      return result.ok ? { ok: true as const, address: result.data as Address } : result;
+    }
+    default:
+      // No page of ours sends another intent: that request is malformed, not a buyer's mistake.
+      return data(
+        {
+          ok: false as const,
+          error: translate(locale, 'validation.invalidFormat', { field: translate(locale, 'field.intent') }),
+        },
+        { status: 400 },
+      );
   }
-  fields.is_default = fields.is_default === 'on' || fields.is_default === 'true';
-  let result;
-  if (fields.id) {
-    const parsed = parseForm(locale, addressUpdate, fields);
-    if (!parsed.ok) return parsed;
-    result = await runAction(locale, () => addresses.updateAddress(context.ctx, { userId, address: parsed.data, locale }));
-  } else {
-    const parsed = parseForm(locale, addressInput, fields);
-    if (!parsed.ok) return parsed;
-    result = await runAction(locale, () => addresses.createAddress(context.ctx, { userId, address: parsed.data, locale }));
-  }
-  return result.ok ? { ok: true as const, address: result.data as Address } : result;
 }
 
 /** An address as the form would send it back (ids where the tree has them, names otherwise). */

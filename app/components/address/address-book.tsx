@@ -3,18 +3,19 @@ import { useFetcher } from 'react-router';
 import { useT } from '~/lib/i18n';
 import { ConfirmDialog } from '../account/image-upload';
 import { useToast } from '../account/toast';
-import { PinIcon } from '../checkout/icons';
+import { PinIcon } from './address-icons';
 import { AddressSummary } from './address-card';
 import { AddressDialog } from './address-form';
-import { MAX_ADDRESSES, type Address, type AreaCountry } from './address-types';
+import { MAX_ADDRESSES_PER_USER, type AddressView } from '../../../server/domains/addresses/addresses.schemas';
+import type { AreaCountry } from '../../../server/domains/areas/areas.schemas';
 
 type Answer = { ok: boolean; error?: string; message?: string } | undefined;
 
 /** /{locale}/my/address: the list with edit, delete (asks first) and set default; add/edit in a dialog. */
-export function AddressBook({ addresses, countries }: { addresses: Address[]; countries: AreaCountry[] }) {
+export function AddressBook({ addresses, countries }: { addresses: AddressView[]; countries: AreaCountry[] }) {
   const t = useT();
-  const [editing, setEditing] = useState<Address | 'new' | null>(null);
-  const full = addresses.length >= MAX_ADDRESSES;
+  const [editing, setEditing] = useState<AddressView | 'new' | null>(null);
+  const full = addresses.length >= MAX_ADDRESSES_PER_USER;
 
   return (
     <div className="container checkout-page">
@@ -23,7 +24,13 @@ export function AddressBook({ addresses, countries }: { addresses: Address[]; co
           <h1 className="checkout-title">{t('addressBook.title')}</h1>
           <p className="checkout-head__intro">{t('addressBook.intro')}</p>
         </div>
-        <button type="button" className="button button--primary" disabled={full} onClick={() => setEditing('new')} data-testid="address-add">
+        <button
+          type="button"
+          className="button button--primary"
+          disabled={full}
+          onClick={() => setEditing('new')}
+          data-testid="address-add"
+        >
           {t('addressBook.add')}
         </button>
       </header>
@@ -42,7 +49,9 @@ export function AddressBook({ addresses, countries }: { addresses: Address[]; co
               <AddressItem key={address.id} address={address} onEdit={() => setEditing(address)} />
             ))}
           </ul>
-          <p className="address-grid__limit">{t('addressBook.limit', { count: addresses.length, max: MAX_ADDRESSES })}</p>
+          <p className="address-grid__limit">
+            {t('addressBook.limit', { count: addresses.length, max: MAX_ADDRESSES_PER_USER })}
+          </p>
         </>
       )}
       <AddressDialog
@@ -55,7 +64,7 @@ export function AddressBook({ addresses, countries }: { addresses: Address[]; co
   );
 }
 
-function AddressItem({ address, onEdit }: { address: Address; onEdit: () => void }) {
+function AddressItem({ address, onEdit }: { address: AddressView; onEdit: () => void }) {
   const t = useT();
   const toast = useToast();
   const fetcher = useFetcher<Answer>();
@@ -69,7 +78,11 @@ function AddressItem({ address, onEdit }: { address: Address; onEdit: () => void
   }, [fetcher.state, fetcher.data, toast, t]);
 
   return (
-    <li className={`address-card${address.is_default ? ' address-card--default' : ''}`} data-testid="address-card" aria-busy={busy}>
+    <li
+      className={`address-card${address.is_default ? ' address-card--default' : ''}`}
+      data-testid="address-card"
+      aria-busy={busy}
+    >
       <AddressSummary address={address} />
       <div className="address-card__actions">
         {!address.is_default ? (
@@ -85,7 +98,12 @@ function AddressItem({ address, onEdit }: { address: Address; onEdit: () => void
         <button type="button" className="link-button" onClick={onEdit} data-testid="address-edit">
           {t('addressBook.edit')}
         </button>
-        <button type="button" className="link-button link-button--danger" onClick={() => setConfirming(true)} data-testid="address-delete">
+        <button
+          type="button"
+          className="link-button link-button--danger"
+          onClick={() => setConfirming(true)}
+          data-testid="address-delete"
+        >
           {t('addressBook.delete')}
         </button>
       </div>

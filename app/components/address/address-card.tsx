@@ -1,8 +1,8 @@
 import { useT } from '~/lib/i18n';
-import type { Address } from './address-types';
+import type { AddressView } from '../../../server/domains/addresses/addresses.schemas';
 
 /** One address as the address book and the confirm page show it. */
-export function AddressSummary({ address }: { address: Address }) {
+export function AddressSummary({ address }: { address: AddressView }) {
   const t = useT();
   return (
     <div className="address-summary">

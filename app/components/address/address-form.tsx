@@ -1,27 +1,35 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
-import type { MessageKey } from '../../../i18n';
+import { addressInput } from '../../../server/domains/addresses/addresses.schemas';
+import { describeIssue } from '../../../server/shared/issue-messages';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { ModalDialog } from '../account/modal-dialog';
-import { TextField } from '../account/text-field';
+import { SelectField, TextField } from '../account/form-field';
 import { useToast } from '../account/toast';
-import { CloseIcon } from '../ui/icons';
-import type { Address, AreaCountry, AreaOption } from './address-types';
+import type { AddressView as Address } from '../../../server/domains/addresses/addresses.schemas';
+import type { AreaCountry, AreaOption } from '../../../server/domains/areas/areas.schemas';
+import { BusyButton } from '../ui/busy-button';
 
 export const ADDRESS_PATH = '/my/address';
 const OTHER_CITY = '__other';
 
-type Field = 'country_code' | 'province_id' | 'province' | 'city_id' | 'city' | 'detail' | 'postal_code' | 'contact_name' | 'contact_phone';
+type Field =
+  | 'country_code'
+  | 'province_id'
+  | 'province'
+  | 'city_id'
+  | 'city'
+  | 'detail'
+  | 'postal_code'
+  | 'contact_name'
+  | 'contact_phone';
 type Values = Record<Field, string> & { is_default: boolean };
 type Errors = Partial<Record<Field, string>>;
 
-/** Numbers abroad start with + and a country code; the server checks the number fully for the chosen country. */
-const PHONE_PATTERN = /^\+?[\d\s()-]{5,24}$/;
-
 function initialValues(address: Address | null, countries: AreaCountry[]): Values {
   return {
-    country_code: address?.country_code ?? (countries.length === 1 ? countries[0].id : ''),
+    country_code: address?.country_code ?? (countries.length === 1 ? (countries[0]?.id ?? '') : ''),
     province_id: address?.province_id ?? '',
     province: address && !address.province_id ? address.province : '',
     city_id: address?.city_id ?? (address && !address.city_id && address.city ? OTHER_CITY : ''),
@@ -44,7 +52,11 @@ function useCities(countries: AreaCountry[], countryCode: string, provinceId: st
     if (!state || state.cities || fetched?.id === state.id) return;
     const controller = new AbortController();
     setLoading(true);
-    api<Array<{ id: string; name: string }>>('/area/all', { locale, body: { parent_id: state.id }, signal: controller.signal })
+    api<Array<{ id: string; name: string }>>('/area/all', {
+      locale,
+      body: { parent_id: state.id },
+      signal: controller.signal,
+    })
       .then((list) => setFetched({ id: state.id, cities: list.map(({ id, name }) => ({ id, name })) }))
       .catch(() => setFetched({ id: state.id, cities: [] }))
       .finally(() => setLoading(false));
@@ -52,7 +64,11 @@ function useCities(countries: AreaCountry[], countryCode: string, provinceId: st
   }, [state, fetched, locale]);
   if (!state) return { cities: [] as AreaOption[], complete: false, loading: false };
   if (state.cities) return { cities: state.cities, complete: true, loading: false };
-  return { cities: fetched?.id === state.id ? fetched.cities : [], complete: false, loading: loading && fetched?.id !== state.id };
+  return {
+    cities: fetched?.id === state.id ? fetched.cities : [],
+    complete: false,
+    loading: loading && fetched?.id !== state.id,
+  };
 }
 
 /**
@@ -74,19 +90,23 @@ export function AddressDialog({
   onSaved?: (address: Address) => void;
 }) {
   const t = useT();
-  const titleId = useId();
   return (
-    <ModalDialog open={open} onClose={onClose} labelledBy={titleId} className="modal--address">
-      <div className="modal__header">
-        <h2 className="modal__title" id={titleId}>
-          {address ? t('addressBook.editTitle') : t('addressBook.addTitle')}
-        </h2>
-        <button type="button" className="icon-button modal__close" aria-label={t('account.modal.close')} onClick={onClose}>
-          <CloseIcon size={20} />
-        </button>
-      </div>
+    <ModalDialog
+      open={open}
+      onClose={onClose}
+      heading={{ title: address ? t('addressBook.editTitle') : t('addressBook.addTitle') }}
+      className="modal--address"
+    >
       <div className="modal__body">
-        {open ? <AddressForm key={address?.id ?? 'new'} address={address} countries={countries} onCancel={onClose} onSaved={onSaved} /> : null}
+        {open ? (
+          <AddressForm
+            key={address?.id ?? 'new'}
+            address={address}
+            countries={countries}
+            onCancel={onClose}
+            onSaved={onSaved}
+          />
+        ) : null}
       </div>
     </ModalDialog>
   );
@@ -116,35 +136,36 @@ function AddressForm({
   const { cities, complete, loading } = useCities(countries, values.country_code, values.province_id);
   const provinceAsList = !country || states.length > 0;
   const provinceChosen = provinceAsList ? Boolean(values.province_id) : Boolean(country);
-  const cityIsText = provinceChosen && !complete && (values.city_id === OTHER_CITY || (!loading && cities.length === 0));
+  const cityIsText =
+    provinceChosen && !complete && (values.city_id === OTHER_CITY || (!loading && cities.length === 0));
   const busy = fetcher.state !== 'idle';
 
-  const rule = (field: Field, current: Values): MessageKey | undefined => {
-    switch (field) {
-      case 'country_code':
-        return current.country_code ? undefined : 'address.countryRequired';
-      case 'province_id':
-        return provinceAsList && !current.province_id ? 'address.provinceRequired' : undefined;
-      case 'city_id':
-        return !cityIsText && !current.city_id ? 'address.cityRequired' : undefined;
-      case 'city':
-        return cityIsText && !current.city.trim() ? 'address.cityRequired' : undefined;
-      case 'detail':
-        return current.detail.trim() ? undefined : 'address.detailRequired';
-      case 'postal_code':
-        return /^[A-Za-z0-9 -]{0,20}$/.test(current.postal_code.trim()) ? undefined : 'address.postalCodeInvalid';
-      case 'contact_name':
-        return current.contact_name.trim() ? undefined : 'address.nameRequired';
-      case 'contact_phone':
-        return PHONE_PATTERN.test(current.contact_phone.trim()) ? undefined : 'address.phoneInvalid';
-      default:
-        return undefined;
-    }
+  /** What the form posts: area ids where the tree has them, typed names otherwise. */
+  const payloadOf = (current: Values) => {
+    const body: Record<string, string> = { country_code: current.country_code };
+    if (states.length) body.province_id = current.province_id;
+    else if (current.province.trim()) body.province = current.province;
+    if (cityIsText) body.city = current.city;
+    else body.city_id = current.city_id;
+    for (const field of ['detail', 'postal_code', 'contact_name', 'contact_phone'] as const)
+      body[field] = current[field];
+    return body;
+  };
+  /** The API's address schema's messages, plus the parts the area tree makes required (the service checks those). */
+  const messagesOf = (current: Values): Errors => {
+    const messages: Errors = {};
+    const parsed = addressInput.safeParse(payloadOf(current));
+    for (const issue of parsed.error?.issues ?? [])
+      messages[issue.path[0] as Field] ??= describeIssue(locale, issue, 'body');
+    if (provinceAsList && !current.province_id) messages.province_id ??= t('address.provinceRequired');
+    if (!cityIsText && !current.city_id) messages.city_id ??= t('address.cityRequired');
+    if (cityIsText && !current.city.trim()) messages.city ??= t('address.cityRequired');
+    return messages;
   };
   const check = (field: Field, current = values) => {
-    const key = rule(field, current);
-    setErrors((known) => ({ ...known, [field]: key ? t(key) : undefined }));
-    return key;
+    const message = messagesOf(current)[field];
+    setErrors((known) => ({ ...known, [field]: message }));
+    return message;
   };
   const set = (field: Field, value: string) => {
     setValues((current) => {
@@ -185,8 +206,19 @@ function AddressForm({
 
   const submit = (event: React.FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const fields: Field[] = ['country_code', 'province_id', 'city_id', 'city', 'detail', 'contact_name', 'contact_phone', 'postal_code'];
-    const wrong = fields.filter((field) => check(field));
+    const fields: Field[] = [
+      'country_code',
+      'province_id',
+      'city_id',
+      'city',
+      'detail',
+      'contact_name',
+      'contact_phone',
+      'postal_code',
+    ];
+    const messages = messagesOf(values);
+    setErrors((known) => ({ ...known, ...Object.fromEntries(fields.map((field) => [field, messages[field]])) }));
+    const wrong = fields.filter((field) => messages[field]);
     const addressParts: Field[] = ['country_code', 'province_id', 'city_id', 'city', 'detail'];
     if (wrong.length) {
       setFormError(wrong.some((field) => addressParts.includes(field)) ? t('address.incomplete') : null);
@@ -194,15 +226,10 @@ function AddressForm({
       return;
     }
     setFormError(null);
-    const body: Record<string, string> = { intent: 'save', country_code: values.country_code };
+    const body: Record<string, string> = { intent: 'save', ...payloadOf(values) };
     if (address) body.id = String(address.id);
-    if (states.length) body.province_id = values.province_id;
-    else if (values.province.trim()) body.province = values.province.trim();
-    if (cityIsText) body.city = values.city.trim();
-    else body.city_id = values.city_id;
-    for (const field of ['detail', 'postal_code', 'contact_name', 'contact_phone'] as const) body[field] = values[field].trim();
     if (values.is_default) body.is_default = 'on';
-    fetcher.submit(body, { method: 'post', action: localePath(locale, ADDRESS_PATH) });
+    void fetcher.submit(body, { method: 'post', action: localePath(locale, ADDRESS_PATH) });
   };
 
   return (
@@ -212,7 +239,12 @@ function AddressForm({
           {formError}
         </p>
       ) : null}
-      <SelectField label={t('addressBook.country')} error={errors.country_code} {...bindSelect('country_code')} testId="address-country">
+      <SelectField
+        label={t('addressBook.country')}
+        error={errors.country_code}
+        {...bindSelect('country_code')}
+        data-testid="address-country"
+      >
         <option value="">{t('addressBook.countryPlaceholder')}</option>
         {countries.map((item) => (
           <option key={item.id} value={item.id}>
@@ -227,7 +259,7 @@ function AddressForm({
             error={errors.province_id}
             disabled={!country}
             {...bindSelect('province_id')}
-            testId="address-province"
+            data-testid="address-province"
           >
             <option value="">{t('addressBook.provincePlaceholder')}</option>
             {states.map((item) => (
@@ -237,7 +269,7 @@ function AddressForm({
             ))}
           </SelectField>
         ) : (
-          <TextField label={t('addressBook.province')} autoComplete="address-level1" maxLength={100} {...bindText('province')} />
+          <TextField label={t('addressBook.province')} autoComplete="address-level1" {...bindText('province')} />
         )}
         {!cityIsText || (!complete && cities.length > 0) ? (
           <SelectField
@@ -245,7 +277,7 @@ function AddressForm({
             error={cityIsText ? undefined : errors.city_id}
             disabled={!provinceChosen || loading}
             {...bindSelect('city_id')}
-            testId="address-city"
+            data-testid="address-city"
           >
             <option value="">{loading ? t('addressBook.loading') : t('addressBook.cityPlaceholder')}</option>
             {cities.map((item) => (
@@ -260,7 +292,6 @@ function AddressForm({
           <TextField
             label={cities.length ? t('addressBook.cityText') : t('addressBook.city')}
             autoComplete="address-level2"
-            maxLength={100}
             data-testid="address-city-text"
             {...bindText('city')}
           />
@@ -270,67 +301,47 @@ function AddressForm({
         label={t('addressBook.detail')}
         placeholder={t('addressBook.detailPlaceholder')}
         autoComplete="street-address"
-        maxLength={300}
         data-testid="address-detail"
         {...bindText('detail')}
       />
-      <div className="address-form__row">
-        <TextField label={t('addressBook.contactName')} autoComplete="name" maxLength={60} data-testid="address-name" {...bindText('contact_name')} />
+      <div className="address-form__row address-form__row--pair">
+        <TextField
+          label={t('addressBook.contactName')}
+          autoComplete="name"
+          data-testid="address-name"
+          {...bindText('contact_name')}
+        />
         <TextField
           label={t('addressBook.contactPhone')}
           type="tel"
           autoComplete="tel"
-          maxLength={30}
           hint={t('addressBook.phoneHint')}
           data-testid="address-phone"
           {...bindText('contact_phone')}
         />
       </div>
-      <TextField label={t('addressBook.postalCode')} autoComplete="postal-code" maxLength={20} className="address-form__postal" {...bindText('postal_code')} />
+      <TextField
+        label={t('addressBook.postalCode')}
+        autoComplete="postal-code"
+        className="address-form__postal"
+        {...bindText('postal_code')}
+      />
       <label className="choice address-form__default">
-        <input type="checkbox" checked={values.is_default} onChange={(event) => setValues((current) => ({ ...current, is_default: event.target.checked }))} />
+        <input
+          type="checkbox"
+          checked={values.is_default}
+          onChange={(event) => setValues((current) => ({ ...current, is_default: event.target.checked }))}
+        />
         <span>{t('addressBook.makeDefault')}</span>
       </label>
       <div className="address-form__actions">
         <button type="button" className="button button--secondary" onClick={onCancel}>
           {t('addressBook.cancel')}
         </button>
-        <button type="submit" className="button button--primary" disabled={busy} aria-busy={busy} data-testid="address-save">
+        <BusyButton type="submit" className="button button--primary" busy={busy} data-testid="address-save">
           {busy ? t('addressBook.saving') : t('addressBook.save')}
-        </button>
+        </BusyButton>
       </div>
     </form>
-  );
-}
-
-function SelectField({
-  label,
-  error,
-  testId,
-  children,
-  ...select
-}: React.SelectHTMLAttributes<HTMLSelectElement> & { label: string; error?: string; testId?: string }) {
-  const id = useId();
-  return (
-    <div className={`form-field${error ? ' form-field--invalid' : ''}`}>
-      <label className="form-field__label" htmlFor={id}>
-        {label}
-      </label>
-      <div className="form-field__control form-field__control--select">
-        <select
-          id={id}
-          className="form-field__input form-field__select"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          data-testid={testId}
-          {...select}
-        >
-          {children}
-        </select>
-      </div>
-      <p className="form-field__error" id={`${id}-error`} role={error ? 'alert' : undefined} hidden={!error}>
-        {error}
-      </p>
-    </div>
   );
 }

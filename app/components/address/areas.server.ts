@@ -1,6 +1,6 @@
 import type { Locale } from '../../../i18n/locales';
 import type { StorefrontLoadContext } from '~/lib/context';
-import type { AreaCountry } from './address-types';
+import type { AreaCountry } from '../../../server/domains/areas/areas.schemas';
 
 /** The address form's cascade: the site's countries, their provinces/states and (China) cities, trimmed to id and name. */
 export async function loadAreaOptions(context: StorefrontLoadContext, locale: Locale): Promise<AreaCountry[]> {

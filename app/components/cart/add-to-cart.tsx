@@ -3,7 +3,7 @@ import { ApiError, api } from '~/lib/api-client';
 import { useLocale, useT } from '~/lib/i18n';
 import { useToast } from '../account/toast';
 import { CartIcon } from '../ui/icons';
-import { announceCartCount } from './cart-count';
+import { announceCartCount } from '~/lib/cart-count';
 
 /**
  * 'Add to cart' beside Buy Now. Works for visitors too: `POST /v1/cart/items` keeps their
@@ -20,7 +20,11 @@ export function AddToCartButton({ skuId, quantity }: { skuId: number | null; qua
     if (skuId === null || busy) return;
     setBusy(true);
     try {
-      const cart = await api<{ count: number }>('/cart/items', { method: 'POST', body: { sku_id: skuId, quantity }, locale });
+      const cart = await api<{ count: number }>('/cart/items', {
+        method: 'POST',
+        body: { sku_id: skuId, quantity },
+        locale,
+      });
       announceCartCount(cart.count);
       toast.show(t('cart.added'), 'success');
     } catch (error) {

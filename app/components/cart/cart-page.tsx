@@ -1,40 +1,20 @@
 import { useEffect, useState } from 'react';
+import type { CartLineView, CartView } from '../../../server/domains/cart/cart.schemas';
 import { Link, useFetcher } from 'react-router';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
 import { imageAt } from '../catalog/image';
-import { MinusIcon, PlusIcon } from '../product/icons';
 import { useToast } from '../account/toast';
-import { CartIcon } from '../ui/icons';
+import { CartIcon, MinusIcon, PlusIcon } from '../ui/icons';
 import { AlertCircleIcon, TrashSmallIcon } from '../checkout/icons';
 import { Money } from '../checkout/money';
-import { announceCartCount } from './cart-count';
-
-export interface CartLine {
-  sku_id: number;
-  product_id: number;
-  name: string;
-  properties: string;
-  image: string | null;
-  price_minor: number;
-  quantity: number;
-  line_total_minor: number;
-  stock: number;
-  problem: 'sold_out' | 'insufficient_stock' | 'unlisted' | null;
-  problem_text: string | null;
-}
-
-export interface CartData {
-  lines: CartLine[];
-  count: number;
-  goods_amount_minor: number;
-  has_problems: boolean;
-}
+import { announceCartCount } from '~/lib/cart-count';
+import { CheckoutCard } from '../checkout/checkout-card';
 
 type LineAnswer = { ok: boolean; error?: string; count?: number; removed?: boolean } | undefined;
 
 /** /{locale}/cart: lines with quantity and remove, stock problems, the goods total and Checkout. */
-export function CartPage({ cart }: { cart: CartData }) {
+export function CartPage({ cart }: { cart: CartView }) {
   const t = useT();
   const locale = useLocale();
   useEffect(() => announceCartCount(cart.count), [cart.count]);
@@ -77,10 +57,7 @@ export function CartPage({ cart }: { cart: CartData }) {
             ))}
           </ul>
         </section>
-        <aside className="checkout-card checkout-summary" aria-labelledby="cart-summary">
-          <h2 className="checkout-card__title" id="cart-summary">
-            {t('cart.summary')}
-          </h2>
+        <CheckoutCard id="cart-summary" title={t('cart.summary')} as="aside" className="checkout-summary">
           <dl className="summary-list">
             <div>
               <dt>{t('cart.goods', { count: cart.count })}</dt>
@@ -106,13 +83,13 @@ export function CartPage({ cart }: { cart: CartData }) {
           <Link className="checkout-summary__back" to={localePath(locale, '/')}>
             {t('cart.continue')}
           </Link>
-        </aside>
+        </CheckoutCard>
       </div>
     </div>
   );
 }
 
-function CartLineItem({ line }: { line: CartLine }) {
+function CartLineItem({ line }: { line: CartLineView }) {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
@@ -130,7 +107,7 @@ function CartLineItem({ line }: { line: CartLine }) {
 
   const setQuantity = (next: number) => {
     if (next === line.quantity) return;
-    fetcher.submit({ intent: 'set', sku_id: line.sku_id, quantity: next }, { method: 'post' });
+    void fetcher.submit({ intent: 'set', sku_id: line.sku_id, quantity: next }, { method: 'post' });
   };
   const product = localePath(locale, `/product/${line.product_id}`);
   const max = Math.max(line.stock, line.quantity, 1);
@@ -138,7 +115,9 @@ function CartLineItem({ line }: { line: CartLine }) {
   return (
     <li className={`line${line.problem ? ' line--problem' : ''}`} data-testid="cart-line" aria-busy={busy}>
       <Link to={product} className="line__image" tabIndex={-1} aria-hidden="true">
-        {line.image ? <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
+        {line.image ? (
+          <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" />
+        ) : null}
       </Link>
       <div className="line__body">
         <Link to={product} className="line__name">
@@ -165,7 +144,15 @@ function CartLineItem({ line }: { line: CartLine }) {
             <LineStepper name={line.name} value={quantity} max={max} onChange={setQuantity} />
           ) : (
             <>
-              <input className="stepper__input" type="number" name="quantity" min={1} max={max} defaultValue={line.quantity} aria-label={t('cart.quantity')} />
+              <input
+                className="stepper__input"
+                type="number"
+                name="quantity"
+                min={1}
+                max={max}
+                defaultValue={line.quantity}
+                aria-label={t('cart.quantity')}
+              />
               <button type="submit" className="button button--secondary button--small">
                 {t('cart.update')}
               </button>
@@ -179,7 +166,12 @@ function CartLineItem({ line }: { line: CartLine }) {
         <fetcher.Form method="post">
           <input type="hidden" name="intent" value="remove" />
           <input type="hidden" name="sku_id" value={line.sku_id} />
-          <button type="submit" className="link-button line__remove" disabled={busy} aria-label={t('cart.removeNamed', { name: line.name })}>
+          <button
+            type="submit"
+            className="link-button line__remove"
+            disabled={busy}
+            aria-label={t('cart.removeNamed', { name: line.name })}
+          >
             <TrashSmallIcon size={16} />
             {t('cart.remove')}
           </button>
@@ -190,7 +182,17 @@ function CartLineItem({ line }: { line: CartLine }) {
 }
 
 /** Minus, the number, plus: each press (or a typed number, on blur) saves the quantity at once. */
-function LineStepper({ name, value, max, onChange }: { name: string; value: number; max: number; onChange: (value: number) => void }) {
+function LineStepper({
+  name,
+  value,
+  max,
+  onChange,
+}: {
+  name: string;
+  value: number;
+  max: number;
+  onChange: (value: number) => void;
+}) {
   const t = useT();
   const [draft, setDraft] = useState<string | null>(null);
   const clamp = (next: number) => Math.min(Math.max(Math.round(next) || 1, 1), max);
@@ -200,7 +202,13 @@ function LineStepper({ name, value, max, onChange }: { name: string; value: numb
   };
   return (
     <div className="stepper stepper--small">
-      <button type="button" className="stepper__button" aria-label={t('product.decrease')} disabled={value <= 1} onClick={() => onChange(clamp(value - 1))}>
+      <button
+        type="button"
+        className="stepper__button"
+        aria-label={t('product.decrease')}
+        disabled={value <= 1}
+        onClick={() => onChange(clamp(value - 1))}
+      >
         <MinusIcon size={16} />
       </button>
       <input
@@ -221,7 +229,13 @@ function LineStepper({ name, value, max, onChange }: { name: string; value: numb
         }}
         data-testid="line-quantity"
       />
-      <button type="button" className="stepper__button" aria-label={t('product.increase')} disabled={value >= max} onClick={() => onChange(clamp(value + 1))}>
+      <button
+        type="button"
+        className="stepper__button"
+        aria-label={t('product.increase')}
+        disabled={value >= max}
+        onClick={() => onChange(clamp(value + 1))}
+      >
         <PlusIcon size={16} />
       </button>
     </div>

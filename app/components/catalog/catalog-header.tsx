@@ -1,10 +1,5 @@
 import { Link } from 'react-router';
-import { localePath, useLocale, useT } from '~/lib/i18n';
-
-export interface Crumb {
-  name: string;
-  href: string;
-}
+import { Breadcrumb, type Crumb } from '../ui/breadcrumb';
 
 export interface Chip {
   name: string;
@@ -27,24 +22,10 @@ export function CatalogHeader({
   chips?: Chip[];
   children?: React.ReactNode;
 }) {
-  const t = useT();
-  const locale = useLocale();
   return (
     <header className="catalog-header">
       <div className="container">
-        <nav aria-label={t('shell.breadcrumb')}>
-          <ol className="breadcrumb" role="list">
-            <li>
-              <Link to={localePath(locale, '/')}>{t('shell.home')}</Link>
-            </li>
-            {trail.map((crumb) => (
-              <li key={crumb.href}>
-                <Link to={crumb.href}>{crumb.name}</Link>
-              </li>
-            ))}
-            <li aria-current="page">{title}</li>
-          </ol>
-        </nav>
+        <Breadcrumb current={title} trail={trail} />
         <h1 className="catalog-header__title">{title}</h1>
         {lead ? <p className="catalog-header__lead">{lead}</p> : null}
         {children}
@@ -65,7 +46,15 @@ export function CatalogHeader({
 }
 
 /** A calm empty state: an illustration, a title (SPEC section 8's 'No data' / 'No matching data'), a hint and ways on. */
-export function EmptyState({ title, hint, children }: { title: string; hint?: React.ReactNode; children?: React.ReactNode }) {
+export function EmptyState({
+  title,
+  hint,
+  children,
+}: {
+  title: string;
+  hint?: React.ReactNode;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="empty-state">
       <svg className="empty-state__art" width="96" height="96" viewBox="0 0 96 96" aria-hidden="true" focusable="false">
@@ -77,7 +66,13 @@ export function EmptyState({ title, hint, children }: { title: string; hint?: Re
           strokeWidth="2.5"
           strokeLinejoin="round"
         />
-        <path d="M38 38v-4a10 10 0 0 1 20 0v4" fill="none" stroke="var(--color-primary-strong)" strokeWidth="2.5" strokeLinecap="round" />
+        <path
+          d="M38 38v-4a10 10 0 0 1 20 0v4"
+          fill="none"
+          stroke="var(--color-primary-strong)"
+          strokeWidth="2.5"
+          strokeLinecap="round"
+        />
         <path d="M41 54h14" stroke="var(--color-primary-strong)" strokeWidth="2.5" strokeLinecap="round" />
       </svg>
       <h2 className="empty-state__title">{title}</h2>

@@ -27,7 +27,8 @@ export function CurrencyPicker({ variant }: { variant: 'header' | 'drawer' }) {
 
   // Tell screen-reader users once this picker's change has reloaded the prices.
   useEffect(() => {
-    if (fetcher.state === 'idle' && fetcher.data?.ok) setAnnouncement(t('currency.changed', { currency: currencyName }));
+    if (fetcher.state === 'idle' && fetcher.data?.ok)
+      setAnnouncement(t('currency.changed', { currency: currencyName }));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fetcher.state, fetcher.data]);
 
@@ -48,7 +49,7 @@ export function CurrencyPicker({ variant }: { variant: 'header' | 'drawer' }) {
           name="currency"
           value={current}
           onChange={(event) => {
-            if (hydrated) fetcher.submit(event.currentTarget.form);
+            if (hydrated) void fetcher.submit(event.currentTarget.form);
           }}
         >
           {CURRENCIES.map((code) => (

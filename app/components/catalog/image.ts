@@ -1,6 +1,3 @@
-/** Widths the image server renders (server/domains/media/image-variants.ts); others snap up to these. */
-export const IMAGE_WIDTHS = [64, 160, 320, 480, 640, 800, 1200, 1600] as const;
-
 /** Only our own `/images/...` originals can be resized; anything else is used as it is. */
 export function isResizable(url: string): boolean {
   return url.startsWith('/images/') && !url.includes('?');

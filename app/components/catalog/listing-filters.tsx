@@ -41,8 +41,6 @@ export function ListingFiltersForm({
   const details = useRef<HTMLDetailsElement>(null);
   const hasPrice = filters.priceMin !== null || filters.priceMax !== null;
   const currencyName = t(`currency.name.${display.currency}`);
-  const decimals = MINOR_DIGITS[display.currency];
-  const amountPattern = decimals > 0 ? `\\d+([.,]\\d{0,${decimals}})?` : '\\d+';
 
   // The price panel closes on Escape and on a click elsewhere, like any popover.
   useEffect(() => {
@@ -87,7 +85,9 @@ export function ListingFiltersForm({
       {filters.pageSize ? <input type="hidden" name="page_size" value={filters.pageSize} /> : null}
       <input type="hidden" name="cur" value={display.currency} />
       <div className="listing-toolbar__summary">
-        <p className="listing-toolbar__count">{total === 1 ? t('listing.countOne') : t('listing.count', { count: total })}</p>
+        <p className="listing-toolbar__count">
+          {total === 1 ? t('listing.countOne') : t('listing.count', { count: total })}
+        </p>
         {hasPrice ? (
           <Link
             className="filter-chip"
@@ -100,7 +100,11 @@ export function ListingFiltersForm({
           </Link>
         ) : null}
         {hasActiveFilters(filters) ? (
-          <Link className="listing-toolbar__clear" to={withoutParams(pathname, search, [...PRICE_PARAMS, 'sort'])} preventScrollReset>
+          <Link
+            className="listing-toolbar__clear"
+            to={withoutParams(pathname, search, [...PRICE_PARAMS, 'sort'])}
+            preventScrollReset
+          >
             {t('listing.clear')}
           </Link>
         ) : null}
@@ -113,48 +117,18 @@ export function ListingFiltersForm({
           </summary>
           <div className="price-filter__panel">
             <p className="price-filter__hint" id={`${id}-hint`}>
-              {t('listing.priceHint', { currency: currencyName, code: display.currency, symbol: CURRENCY_SYMBOLS[display.currency] })}
+              {t('listing.priceHint', {
+                currency: currencyName,
+                code: display.currency,
+                symbol: CURRENCY_SYMBOLS[display.currency],
+              })}
             </p>
             <div className="price-filter__fields">
-              <label className="money-field">
-                <span className="money-field__label">{t('listing.priceMinShort')}</span>
-                <span className="money-field__control">
-                  <span className="money-field__symbol" aria-hidden="true">
-                    {CURRENCY_SYMBOLS[display.currency]}
-                  </span>
-                  <input
-                    name="min"
-                    type="text"
-                    inputMode={decimals > 0 ? 'decimal' : 'numeric'}
-                    pattern={amountPattern}
-                    autoComplete="off"
-                    defaultValue={filters.min}
-                    aria-label={t('listing.priceMin', { currency: currencyName, code: display.currency })}
-                    aria-describedby={`${id}-hint`}
-                  />
-                </span>
-              </label>
+              <MoneyField bound="min" defaultValue={filters.min} describedBy={`${id}-hint`} />
               <span className="price-filter__dash" aria-hidden="true">
                 –
               </span>
-              <label className="money-field">
-                <span className="money-field__label">{t('listing.priceMaxShort')}</span>
-                <span className="money-field__control">
-                  <span className="money-field__symbol" aria-hidden="true">
-                    {CURRENCY_SYMBOLS[display.currency]}
-                  </span>
-                  <input
-                    name="max"
-                    type="text"
-                    inputMode={decimals > 0 ? 'decimal' : 'numeric'}
-                    pattern={amountPattern}
-                    autoComplete="off"
-                    defaultValue={filters.max}
-                    aria-label={t('listing.priceMax', { currency: currencyName, code: display.currency })}
-                    aria-describedby={`${id}-hint`}
-                  />
-                </span>
-              </label>
+              <MoneyField bound="max" defaultValue={filters.max} describedBy={`${id}-hint`} />
             </div>
             <button type="submit" className="button button--primary price-filter__apply">
               {t('listing.apply')}
@@ -187,5 +161,43 @@ export function ListingFiltersForm({
         )}
       </div>
     </Form>
+  );
+}
+
+/** One bound of the price range: an amount in the display currency, its symbol before it. */
+function MoneyField({
+  bound,
+  defaultValue,
+  describedBy,
+}: {
+  bound: 'min' | 'max';
+  defaultValue: string;
+  describedBy: string;
+}) {
+  const t = useT();
+  const display = useDisplayCurrency();
+  const names = { currency: t(`currency.name.${display.currency}`), code: display.currency };
+  const decimals = MINOR_DIGITS[display.currency];
+  return (
+    <label className="money-field">
+      <span className="money-field__label">
+        {bound === 'min' ? t('listing.priceMinShort') : t('listing.priceMaxShort')}
+      </span>
+      <span className="money-field__control">
+        <span className="money-field__symbol" aria-hidden="true">
+          {CURRENCY_SYMBOLS[display.currency]}
+        </span>
+        <input
+          name={bound}
+          type="text"
+          inputMode={decimals > 0 ? 'decimal' : 'numeric'}
+          pattern={decimals > 0 ? `\\d+([.,]\\d{0,${decimals}})?` : '\\d+'}
+          autoComplete="off"
+          defaultValue={defaultValue}
+          aria-label={bound === 'min' ? t('listing.priceMin', names) : t('listing.priceMax', names)}
+          aria-describedby={describedBy}
+        />
+      </span>
+    </label>
   );
 }

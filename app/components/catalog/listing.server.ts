@@ -1,8 +1,7 @@
 import type { AppLoadContext } from 'react-router';
 import { translate } from '../../../i18n';
-import { productListQuery } from '../../../server/domains/catalog/catalog.schemas';
-import type { ProductPage } from '../../../server/domains/catalog/products.service';
-import { describeIssue } from '../../../server/http/validation';
+import { productListQuery, type ProductPage } from '../../../server/domains/catalog/catalog.schemas';
+import { describeIssue } from '../../../server/shared/issue-messages';
 import { isCurrency } from '../../../server/shared/money';
 import { printableText } from '../../../server/shared/text';
 import { DISPLAY_CURRENCY_COOKIE, type DisplayCurrency } from '~/lib/currency';
@@ -100,7 +99,7 @@ export async function loadListing(
   if (fixed.keyword) input.keyword = fixed.keyword;
 
   const parsed = productListQuery.safeParse(input);
-  if (!parsed.success) return fail(describeIssue(locale, parsed.error.issues[0], 'querystring'));
+  if (!parsed.success) return fail(describeIssue(locale, parsed.error.issues[0]!, 'querystring'));
   const query = parsed.data;
   const result = await context.services.catalogProducts.listProducts(context.ctx, query, locale);
 

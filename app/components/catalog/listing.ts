@@ -1,5 +1,4 @@
-import type { ProductSort } from '../../../server/domains/catalog/catalog.schemas';
-import type { ProductPage } from '../../../server/domains/catalog/products.service';
+import type { ProductPage, ProductSort } from '../../../server/domains/catalog/catalog.schemas';
 
 /** The sort orders of `productListQuery`, in menu order (kept here so the page bundle needs no zod). */
 export const SORTS = ['newest', 'best_selling', 'price_asc', 'price_desc'] as const satisfies readonly ProductSort[];

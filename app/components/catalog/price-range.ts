@@ -1,13 +1,12 @@
 import { convert, formatAmount, MINOR_DIGITS, type Currency } from '../../../server/shared/money';
 import type { DisplayCurrency } from '~/lib/currency';
+import { PG_INTEGER_MAX } from '../../../server/shared/ids';
 
 /**
  * The price filter speaks the buyer's display currency; the catalogue filters on the lowest
  * SKU price in the settlement currency (`price_min` / `price_max`, minor units). These pure
  * helpers translate between the two. Everything stays in integer minor units.
  */
-
-const MAX_BOUND = 2_147_483_647;
 
 /**
  * '17.5' (or '17,5') in USD -> 1750. Accepts digits with at most the currency's decimals ('1280' for JPY,
@@ -23,7 +22,7 @@ export function parseMajorAmount(text: string | undefined, currency: Currency): 
   const fraction = match[2] ?? '';
   if (fraction.length > digits && /[1-9]/.test(fraction.slice(digits))) return null;
   const minor = Number(match[1]) * 10 ** digits + Number((fraction.slice(0, digits) || '0').padEnd(digits, '0'));
-  return minor > MAX_BOUND ? null : minor;
+  return minor > PG_INTEGER_MAX ? null : minor;
 }
 
 /**
@@ -49,10 +48,12 @@ export function settlementBound(displayMinor: number, display: DisplayCurrency, 
     else if (amount > 0 && shown(amount) > displayMinor) amount--;
     else break;
   }
-  return Math.min(Math.max(amount, 0), MAX_BOUND);
+  return Math.min(Math.max(amount, 0), PG_INTEGER_MAX);
 }
 
 /** A settlement bound shown in the display currency, for the filter inputs: 12900 CNY -> '17.92' (USD). */
 export function displayAmountText(settlementMinor: number, display: DisplayCurrency): string {
-  return formatAmount(convert({ amountMinor: settlementMinor, currency: display.settlement }, display.currency, display.rates));
+  return formatAmount(
+    convert({ amountMinor: settlementMinor, currency: display.settlement }, display.currency, display.rates),
+  );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import type { ProductCard as ProductCardData, SwatchView } from '../../../server/domains/catalog/products.service';
+import type { ProductCard as ProductCardData, SwatchView } from '../../../server/domains/catalog/catalog.schemas';
 import { htmlLang, localePath, useLocale, useT } from '~/lib/i18n';
 import { CARD_IMAGE_SIZES, CARD_IMAGE_WIDTHS, imageAt, imageSrcSet } from './image';
 import { Price } from './price';
@@ -32,7 +32,12 @@ export function ProductCard({ product, priority = 'lazy' }: { product: ProductCa
   const href = localePath(locale, `/product/${product.id}`);
   const shown = hovered ?? chosen;
   const image = shown?.image
-    ? { url: shown.image, width: product.image?.width ?? 800, height: product.image?.height ?? 800, alt: `${product.name}, ${shown.name}` }
+    ? {
+        url: shown.image,
+        width: product.image?.width ?? 800,
+        height: product.image?.height ?? 800,
+        alt: `${product.name}, ${shown.name}`,
+      }
     : product.image;
   const swatches = product.swatches.slice(0, MAX_SWATCHES);
   const hiddenSwatches = product.swatches.length - swatches.length;
@@ -68,15 +73,12 @@ export function ProductCard({ product, priority = 'lazy' }: { product: ProductCa
         </h3>
         <p className="product-card__meta">
           <Price amountMinor={product.price_minor} className="product-card__price" />
-          <span className="product-card__sold">{t('card.sold', { count: formatCount(product.sold, htmlLang(locale)) })}</span>
+          <span className="product-card__sold">
+            {t('card.sold', { count: formatCount(product.sold, htmlLang(locale)) })}
+          </span>
         </p>
         {swatches.length > 0 ? (
-          <ul
-            className="swatches"
-            role="list"
-            aria-label={t('card.colours')}
-            onMouseLeave={() => setHovered(null)}
-          >
+          <ul className="swatches" role="list" aria-label={t('card.colours')} onMouseLeave={() => setHovered(null)}>
             {swatches.map((swatch) => (
               <li key={swatch.value_id}>
                 {swatch.image ? (

@@ -18,6 +18,14 @@ interface LoadedPage {
   hasMore: boolean;
 }
 
+interface ListingProps {
+  listing: ListingData;
+  /** Extra fields the filter form must keep (the search keyword). */
+  hiddenFields?: Record<string, string>;
+  /** What to show when there are no products at all. */
+  empty: React.ReactNode;
+}
+
 /**
  * The product list of the category and search pages: the filter toolbar, the grid, and
  * more pages. With JavaScript, the next page is fetched from the route's loader when the end
@@ -25,31 +33,13 @@ interface LoadedPage {
  * 'No more' at the end. Without it, plain pagination links render the requested page on the
  * server (they are hidden once the page is interactive).
  */
-export function ProductListing({
-  listing,
-  hiddenFields,
-  empty,
-}: {
-  listing: ListingData;
-  /** Extra fields the filter form must keep (the search keyword). */
-  hiddenFields?: Record<string, string>;
-  /** What to show when there are no products at all. */
-  empty: React.ReactNode;
-}) {
+export function ProductListing(props: ListingProps) {
   const { pathname, search } = useLocation();
   // A new address (other filters, sort or page) starts a fresh list.
-  return <ListingBody key={pathname + search} listing={listing} hiddenFields={hiddenFields} empty={empty} />;
+  return <ListingBody key={pathname + search} {...props} />;
 }
 
-function ListingBody({
-  listing,
-  hiddenFields,
-  empty,
-}: {
-  listing: ListingData;
-  hiddenFields?: Record<string, string>;
-  empty: React.ReactNode;
-}) {
+function ListingBody({ listing, hiddenFields, empty }: ListingProps) {
   const t = useT();
   const hydrated = useHydrated();
   const { pathname, search } = useLocation();
@@ -70,9 +60,10 @@ function ListingBody({
     if (!data || data.error) return;
     const page = data.result.page;
     setPages((current) =>
-      [...current.filter((entry) => entry.page !== page), { page, records: data.result.records, hasMore: data.result.has_more }].sort(
-        (a, b) => a.page - b.page,
-      ),
+      [
+        ...current.filter((entry) => entry.page !== page),
+        { page, records: data.result.records, hasMore: data.result.has_more },
+      ].sort((a, b) => a.page - b.page),
     );
   }, [fetcher.data, fetcher.state]);
 
@@ -84,7 +75,7 @@ function ListingBody({
   const loadMore = useCallback(() => {
     if (nextPage === null || loading) return;
     setRequested(nextPage);
-    fetcher.load(pageHref(pathname, search, nextPage));
+    void fetcher.load(pageHref(pathname, search, nextPage));
   }, [nextPage, loading, fetcher, pathname, search]);
 
   // Watch the end of the list; a new observer after each page re-checks a still-visible end.
@@ -128,7 +119,11 @@ function ListingBody({
         </p>
       ) : null}
       {/* Refused filters were not searched with, so "nothing matches" would not be true. */}
-      {shown > 0 ? <ProductGrid products={records} priorityCount={result.page === 1 ? ABOVE_THE_FOLD : 0} /> : error ? null : empty}
+      {shown > 0 ? (
+        <ProductGrid products={records} priorityCount={result.page === 1 ? ABOVE_THE_FOLD : 0} />
+      ) : error ? null : (
+        empty
+      )}
       {shown > 0 ? (
         <div className="listing__footer">
           <div ref={sentinel} className="listing__sentinel" aria-hidden="true" />

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Form, Link, useNavigate, useNavigation, useSearchParams, useSubmit } from 'react-router';
-import type { ConfirmView } from '../../../server/domains/checkout/checkout.service';
+import type { ConfirmView } from '../../../server/domains/checkout/checkout.schemas';
 import { formatPrice } from '../../../server/shared/money';
 import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
@@ -8,9 +8,13 @@ import { useHydrated } from '../catalog/use-hydrated';
 import { useToast } from '../account/toast';
 import { AddressSummary } from '../address/address-card';
 import { AddressDialog, ADDRESS_PATH } from '../address/address-form';
-import type { Address, AreaCountry } from '../address/address-types';
-import { AlertCircleIcon, LockSmallIcon, PinIcon } from './icons';
-import { AmountText, OrderLines, PriceRows } from './order-summary';
+import type { AddressView as Address } from '../../../server/domains/addresses/addresses.schemas';
+import type { AreaCountry } from '../../../server/domains/areas/areas.schemas';
+import { PinIcon } from '../address/address-icons';
+import { AlertCircleIcon, LockSmallIcon } from './icons';
+import { TextAreaField, TextField } from '../account/form-field';
+import { OrderInfo, OrderLines } from './order-summary';
+import { CheckoutCard } from './checkout-card';
 
 export interface ConfirmData {
   source: { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' } | null;
@@ -84,57 +88,45 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
       <div className="checkout-layout">
         <div className="checkout-main">
           <AddressSection data={data} />
-          <section className="checkout-card" aria-labelledby="confirm-items">
-            <h2 className="checkout-card__title" id="confirm-items">
-              {t('confirm.items')}
-            </h2>
+          <CheckoutCard id="confirm-items" title={t('confirm.items')}>
             <OrderLines lines={view.lines} view={view} testId="confirm-line" />
-          </section>
+          </CheckoutCard>
           <section className="checkout-card" aria-labelledby="confirm-extras">
             <h2 className="sr-only" id="confirm-extras">
               {t('confirm.notes')}
             </h2>
             <CouponForm data={data} />
-            <div className="notes-field">
-              <label className="form-field__label" htmlFor="order-notes">
-                {t('confirm.notes')}
-              </label>
-              <textarea
-                id="order-notes"
-                form="place-order"
-                name="notes"
-                rows={2}
-                maxLength={500}
-                placeholder={t('confirm.notesPlaceholder')}
-                value={notes}
-                onChange={(event) => setNotes(event.target.value)}
-                data-testid="order-notes"
-              />
-            </div>
+            <TextAreaField
+              label={t('confirm.notes')}
+              form="place-order"
+              name="notes"
+              rows={2}
+              maxLength={500}
+              placeholder={t('confirm.notesPlaceholder')}
+              value={notes}
+              onChange={(event) => setNotes(event.target.value)}
+              data-testid="order-notes"
+            />
           </section>
         </div>
 
-        <aside className="checkout-card checkout-summary" aria-labelledby="order-info">
-          <h2 className="checkout-card__title" id="order-info">
-            {t('confirm.orderInfo')}
-          </h2>
-          <dl className="summary-list" data-testid="order-info">
-            <PriceRows
-              price={view}
-              view={view}
-              shippingNote={needsAddress ? <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span> : undefined}
-            />
-            <div className="summary-list__total">
-              <dt>{t('confirm.totalPaid')}</dt>
-              <dd data-testid="order-total">
-                <AmountText amount={view.total} view={view} strong />
-              </dd>
-            </div>
-          </dl>
+        <CheckoutCard id="order-info" title={t('confirm.orderInfo')} as="aside" className="checkout-summary">
+          <OrderInfo
+            price={view}
+            view={view}
+            shippingNote={
+              needsAddress ? (
+                <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span>
+              ) : undefined
+            }
+          />
           {view.display_currency !== view.currency ? (
             <p className="checkout-summary__note">
               {t('confirm.chargedIn', {
-                amount: formatPrice({ amountMinor: view.total.amount_minor, currency: view.currency }, priceStyleFor(locale)),
+                amount: formatPrice(
+                  { amountMinor: view.total.amount_minor, currency: view.currency },
+                  priceStyleFor(locale),
+                ),
                 currency: view.currency,
                 display: view.display_currency,
               })}
@@ -165,7 +157,7 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
             <LockSmallIcon size={14} />
             {t('confirm.secure')}
           </p>
-        </aside>
+        </CheckoutCard>
       </div>
     </div>
   );
@@ -187,7 +179,7 @@ function AddressSection({ data }: { data: ConfirmData }) {
   const chooseAddress = (address: Address) => {
     const next = new URLSearchParams(params);
     next.set('address_id', String(address.id));
-    navigate(`?${next}`, { replace: true, preventScrollReset: true });
+    void navigate(`?${next}`, { replace: true, preventScrollReset: true });
   };
 
   return (
@@ -205,7 +197,12 @@ function AddressSection({ data }: { data: ConfirmData }) {
       {current && !choosing ? (
         <AddressSummary address={current} />
       ) : current ? (
-        <Form method="get" replace preventScrollReset onChange={(event) => hydrated && submit(event.currentTarget, { replace: true, preventScrollReset: true })}>
+        <Form
+          method="get"
+          replace
+          preventScrollReset
+          onChange={(event) => hydrated && submit(event.currentTarget, { replace: true, preventScrollReset: true })}
+        >
           <SourceFields source={data.source!} />
           {data.coupon ? <input type="hidden" name="coupon" value={data.coupon} /> : null}
           <fieldset className="address-choices">
@@ -227,14 +224,24 @@ function AddressSection({ data }: { data: ConfirmData }) {
         <div className="address-missing">
           <PinIcon size={24} />
           <p>{t('confirm.needAddress')}</p>
-          <button type="button" className="button button--primary" onClick={() => setAdding(true)} data-testid="confirm-add-address">
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => setAdding(true)}
+            data-testid="confirm-add-address"
+          >
             {t('confirm.addAddress')}
           </button>
         </div>
       )}
       <div className="confirm-actions">
         {current ? (
-          <button type="button" className="link-button" onClick={() => setAdding(true)} data-testid="confirm-new-address">
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => setAdding(true)}
+            data-testid="confirm-new-address"
+          >
             {t('addressBook.add')}
           </button>
         ) : null}
@@ -282,30 +289,19 @@ function CouponForm({ data }: { data: ConfirmData }) {
       {keep.map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
-      <div className={`form-field${data.couponError ? ' form-field--invalid' : ''}`}>
-        <label className="form-field__label" htmlFor="coupon-code">
-          {t('confirm.coupon')}
-        </label>
-        <div className="form-field__control">
-          <input
-            id="coupon-code"
-            className="form-field__input"
-            name="coupon"
-            defaultValue={data.coupon}
-            maxLength={40}
-            autoComplete="off"
-            aria-invalid={data.couponError ? true : undefined}
-            aria-describedby={data.couponError ? 'coupon-error' : undefined}
-            data-testid="coupon-input"
-          />
+      <TextField
+        label={t('confirm.coupon')}
+        name="coupon"
+        defaultValue={data.coupon}
+        autoComplete="off"
+        error={data.couponError ?? undefined}
+        data-testid="coupon-input"
+        end={
           <button type="submit" className="form-field__action">
             {t('confirm.couponApply')}
           </button>
-        </div>
-        <p className="form-field__error" id="coupon-error" role={data.couponError ? 'alert' : undefined} hidden={!data.couponError}>
-          {data.couponError}
-        </p>
-      </div>
+        }
+      />
     </Form>
   );
 }

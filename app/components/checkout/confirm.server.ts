@@ -4,14 +4,14 @@ import { z } from 'zod';
 import { translate, type Locale } from '../../../i18n';
 import { isCurrency, type Currency } from '../../../server/shared/money';
 import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
-import { createOrderBody, IDEMPOTENCY_KEY } from '../../../server/domains/checkout/checkout.schemas';
-import { describeIssue } from '../../../server/http/validation';
+import { createOrderBody } from '../../../server/domains/checkout/checkout.schemas';
+import { describeIssue } from '../../../server/shared/issue-messages';
 import type { StorefrontLoadContext } from '~/lib/context';
 import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { localePath } from '~/lib/i18n';
 import { loadAreaOptions } from '../address/areas.server';
-import { formFields, parseForm, readForm, refusalOf, refusalText } from './action-result.server';
+import { formFields, parseForm, readForm, refusalOf, refusalText } from '~/lib/action-result.server';
 
 /** What is being bought: Buy Now's one SKU (`sku_id`/`quantity`, or `sku`/`qty`) or the whole cart (`from=cart`). */
 export type Source = { kind: 'items'; skuId: number; quantity: number } | { kind: 'cart' };
@@ -21,8 +21,9 @@ function positive(value: string | null | undefined): number | undefined {
   return Number.isInteger(number) && number >= 1 && number <= 2_147_483_647 ? number : undefined;
 }
 
-export function sourceOf(params: URLSearchParams | Record<string, string>): Source | null {
-  const get = (name: string) => (params instanceof URLSearchParams ? params.get(name) : params[name]);
+/** The page address's `sku_id`/`quantity` (or `sku`/`qty`, as older links write them), or `from=cart`. */
+function sourceOf(params: URLSearchParams): Source | null {
+  const get = (name: string) => params.get(name);
   if (get('from') === 'cart') return { kind: 'cart' };
   const skuId = positive(get('sku_id') ?? get('sku'));
   if (!skuId) return null;
@@ -31,7 +32,9 @@ export function sourceOf(params: URLSearchParams | Record<string, string>): Sour
 }
 
 function sourceInput(source: Source) {
-  return source.kind === 'cart' ? { from_cart: true } : { items: [{ sku_id: source.skuId, quantity: source.quantity }] };
+  return source.kind === 'cart'
+    ? { from_cart: true }
+    : { items: [{ sku_id: source.skuId, quantity: source.quantity }] };
 }
 
 /** The `coupon` of the page's address, under the API's rule for `coupon_code` (named so its message names it). */
@@ -61,13 +64,27 @@ export async function loadConfirm(context: StorefrontLoadContext, request: Reque
   // The API's rule for the field: a code with control characters is dropped with its message.
   const typedCoupon = couponQuery.safeParse({ coupon_code: url.searchParams.get('coupon') || undefined });
   const coupon = typedCoupon.success ? typedCoupon.data.coupon_code || undefined : undefined;
-  const couponRefusal = typedCoupon.success ? null : describeIssue(locale, typedCoupon.error.issues[0], 'querystring');
-  const base = { source, addresses: addressList, countries, coupon: coupon ?? '', idempotencyKey: randomUUID(), couponError: couponRefusal };
+  const couponRefusal = typedCoupon.success ? null : describeIssue(locale, typedCoupon.error.issues[0]!, 'querystring');
+  const base = {
+    source,
+    addresses: addressList,
+    countries,
+    coupon: coupon ?? '',
+    idempotencyKey: randomUUID(),
+    couponError: couponRefusal,
+  };
   if (!source) return { ...base, view: null, error: translate(locale, 'order.empty') };
 
   const quote = (couponCode?: string) =>
     checkout
-      .quoteOrder(context.ctx, { ...sourceInput(source), userId, address_id: addressId, coupon_code: couponCode, currency: displayCurrencyOf(request), locale })
+      .quoteOrder(context.ctx, {
+        ...sourceInput(source),
+        userId,
+        address_id: addressId,
+        coupon_code: couponCode,
+        currency: displayCurrencyOf(request),
+        locale,
+      })
       .then((result) => checkout.confirmView(result, locale));
   try {
     return { ...base, view: await quote(coupon), error: null };
@@ -88,32 +105,52 @@ export async function loadConfirm(context: StorefrontLoadContext, request: Reque
   }
 }
 
-/** Place order: creates the order once per idempotency key (a double submit answers the same order), then goes to pay. */
-export async function placeOrderAction(context: StorefrontLoadContext, request: Request, userId: number, locale: Locale) {
-  const fields = formFields(await readForm(request, locale));
-  const source = sourceOf(fields);
-  if (!source) return { ok: false as const, error: translate(locale, 'order.empty') };
-  const key = fields.idempotency_key;
-  if (!key || !IDEMPOTENCY_KEY.test(key)) return { ok: false as const, error: translate(locale, 'order.idempotencyKeyInvalid') };
-  // The API's schema, so the coupon code and the notes follow the same rules as POST /v2/order.
-  const parsed = parseForm(locale, createOrderBody, {
-    ...sourceInput(source),
-    address_id: positive(fields.address_id),
+/**
+ * The place-order form as POST /v2/order's body: the hidden fields say what is bought
+ * (`from=cart`, or Buy Now's `sku_id` and `quantity`); numbers arrive as text.
+ */
+function orderBodyOf(fields: Record<string, string>, currency: Currency | undefined) {
+  const number = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+  const source =
+    fields.from === 'cart'
+      ? { from_cart: true }
+      : fields.sku_id
+        ? { items: [{ sku_id: number(fields.sku_id), quantity: number(fields.quantity ?? '1') }] }
+        : {};
+  return {
+    ...source,
+    address_id: number(fields.address_id),
     coupon_code: fields.coupon_code,
     notes: fields.notes,
-    currency: displayCurrencyOf(request),
-  });
+    idempotency_key: fields.idempotency_key,
+    currency,
+  };
+}
+
+/** Place order: creates the order once per idempotency key (a double submit answers the same order), then goes to pay. */
+export async function placeOrderAction(
+  context: StorefrontLoadContext,
+  request: Request,
+  userId: number,
+  locale: Locale,
+) {
+  const fields = formFields(await readForm(request, locale));
+  // The API's schema, so every field follows the same rules as POST /v2/order.
+  const parsed = parseForm(locale, createOrderBody, orderBodyOf(fields, displayCurrencyOf(request)));
   if (!parsed.ok) return { ok: false as const, error: parsed.error };
+  const { idempotency_key: key, ...order } = parsed.data;
+  // The API takes the key from a header too; the page's form always carries it.
+  if (!key) return { ok: false as const, error: translate(locale, 'order.idempotencyKeyInvalid') };
   try {
-    const { order } = await context.services.orderPlacement.placeOrder(context.ctx, {
-      ...parsed.data,
-      coupon_code: parsed.data.coupon_code || undefined,
-      notes: parsed.data.notes || undefined,
+    const placed = await context.services.orderPlacement.placeOrder(context.ctx, {
+      ...order,
+      coupon_code: order.coupon_code || undefined,
+      notes: order.notes || undefined,
       userId,
       idempotencyKey: key,
       locale,
     });
-    return redirect(`${localePath(locale, '/order/pay')}?order_id=${order.id}`);
+    return redirect(`${localePath(locale, '/order/pay')}?order_id=${placed.order.id}`);
   } catch (error) {
     const refusal = refusalOf(error);
     if (refusal) return { ok: false as const, error: refusalText(locale, refusal) };

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { AmountView } from '../../../server/domains/checkout/checkout.service';
+import type { AmountView } from '../../../server/shared/money.schemas';
 import type { Currency } from '../../../server/shared/money';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { imageAt } from '../catalog/image';
@@ -40,7 +40,9 @@ export function OrderLines({ lines, view, testId }: { lines: SummaryLine[]; view
       {lines.map((line) => (
         <li className="line" key={line.sku_id} data-testid={testId}>
           <span className="line__image">
-            {line.image ? <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" /> : null}
+            {line.image ? (
+              <img src={imageAt(line.image, 160)} alt="" width={88} height={88} loading="lazy" decoding="async" />
+            ) : null}
           </span>
           <div className="line__body">
             <Link className="line__name" to={localePath(locale, `/product/${line.product_id}`)}>
@@ -63,8 +65,11 @@ export function OrderLines({ lines, view, testId }: { lines: SummaryLine[]; view
   );
 }
 
+type PriceView = { product_price: AmountView; shipping_fee: AmountView; discount: AmountView };
+
 /**
- * SPEC's order info rows (product price, shipping fee, discount) inside a `summary-list`.
+ * SPEC section 2's order info rows (product price, shipping fee, discount) inside a
+ * `summary-list`; the discount row is there even when there is none (0).
  * `shippingNote` replaces the fee while it cannot be known yet (no address chosen).
  */
 export function PriceRows({
@@ -72,7 +77,7 @@ export function PriceRows({
   view,
   shippingNote,
 }: {
-  price: { product_price: AmountView; shipping_fee: AmountView; discount: AmountView };
+  price: PriceView;
   view: CurrencyView;
   shippingNote?: ReactNode;
 }) {
@@ -81,13 +86,13 @@ export function PriceRows({
     <>
       <div>
         <dt>{t('confirm.productPrice')}</dt>
-        <dd>
+        <dd data-testid="order-product-price">
           <AmountText amount={price.product_price} view={view} />
         </dd>
       </div>
       <div>
         <dt>{t('confirm.shippingFee')}</dt>
-        <dd>
+        <dd data-testid="order-shipping-fee">
           {shippingNote ??
             (price.shipping_fee.amount_minor === 0 ? (
               <span className="money__charged">{t('confirm.free')}</span>
@@ -96,17 +101,41 @@ export function PriceRows({
             ))}
         </dd>
       </div>
-      {price.discount.amount_minor > 0 ? (
-        <div className="summary-list__discount">
-          <dt>{t('confirm.discount')}</dt>
-          <dd>
+      <div className={price.discount.amount_minor > 0 ? 'summary-list__discount' : undefined}>
+        <dt>{t('confirm.discount')}</dt>
+        <dd data-testid="order-discount">
+          {price.discount.amount_minor > 0 ? (
             <span className="summary-list__minus" aria-hidden="true">
               −
             </span>
-            <AmountText amount={price.discount} view={view} />
-          </dd>
-        </div>
-      ) : null}
+          ) : null}
+          <AmountText amount={price.discount} view={view} />
+        </dd>
+      </div>
     </>
+  );
+}
+
+/** SPEC section 2's four order info lines: product price, shipping fee, discount and the total. */
+export function OrderInfo({
+  price,
+  view,
+  shippingNote,
+}: {
+  price: PriceView & { total: AmountView };
+  view: CurrencyView;
+  shippingNote?: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <dl className="summary-list" data-testid="order-info">
+      <PriceRows price={price} view={view} shippingNote={shippingNote} />
+      <div className="summary-list__total">
+        <dt>{t('confirm.totalPaid')}</dt>
+        <dd data-testid="order-total">
+          <AmountText amount={price.total} view={view} strong />
+        </dd>
+      </div>
+    </dl>
   );
 }

@@ -1,13 +1,14 @@
 import { data, redirectDocument } from 'react-router';
 import type { Locale } from '../../../i18n';
 import type { StorefrontLoadContext } from '~/lib/context';
+import { PG_INTEGER_MAX } from '../../../server/shared/ids';
 import { siteOrigin } from '../../../server/shared/site-origin';
-import { refusalOf, refusalText } from './action-result.server';
+import { refusalOf, refusalText } from '~/lib/action-result.server';
 
 /** `?order_id=` or a route's `:id`, as an order id; anything else is a 404 page. */
 export function orderIdOf(value: string | null | undefined): number {
   const id = Number(value);
-  if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw data(null, { status: 404 });
+  if (!Number.isInteger(id) || id < 1 || id > PG_INTEGER_MAX) throw data(null, { status: 404 });
   return id;
 }
 
@@ -16,7 +17,7 @@ export async function ownOrderDetail(context: StorefrontLoadContext, userId: num
   try {
     return await context.services.orders.getOrderDetail(context.ctx, { userId, id, locale });
   } catch (error) {
-    if (refusalOf(error)?.httpStatus === 404) throw data(null, { status: 404 });
+    if (refusalOf(error)?.kind === 'notFound') throw data(null, { status: 404 });
     throw error;
   }
 }
@@ -29,7 +30,10 @@ export async function ownOrderDetail(context: StorefrontLoadContext, userId: num
  */
 export async function payAction(context: StorefrontLoadContext, request: Request, orderId: number, locale: Locale) {
   try {
-    const started = await context.services.payments.startPayment(context.ctx, { orderId, siteOrigin: siteOrigin(context.ctx.env, new URL(request.url).origin) });
+    const started = await context.services.payments.startPayment(context.ctx, {
+      orderId,
+      siteOrigin: siteOrigin(context.ctx.env, new URL(request.url).origin),
+    });
     return redirectDocument(started.redirectUrl);
   } catch (error) {
     const refusal = refusalOf(error);

@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
-import type { OrderDetail } from '../../../server/domains/orders/orders.service';
+import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
 import { formatPrice } from '../../../server/shared/money';
+import { ORDER_STATUS } from '../../../server/shared/order-status';
 import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useToast } from '../account/toast';
-import { formatDate } from '../orders/order-list';
+import { formatDate } from '~/lib/dates';
 import { AmountText, PriceRows } from './order-summary';
 import { ClockIcon, LockSmallIcon } from './icons';
-
-export const ORDER_STATUS_PENDING_PAYMENT = 1;
+import { BusyButton } from '../ui/busy-button';
 
 /** /{locale}/order/pay?order_id=: what is being paid and the button to the payment page. */
 export function PayPage({ order, error }: { order: OrderDetail; error?: string }) {
@@ -18,9 +18,12 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
   const toast = useToast();
   const navigation = useNavigation();
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
-  const payable = order.status === ORDER_STATUS_PENDING_PAYMENT;
+  const payable = order.status === ORDER_STATUS.pendingPayment;
   const detail = localePath(locale, `/my/order/${order.id}`);
-  const amount = formatPrice({ amountMinor: order.total.amount_minor, currency: order.currency }, priceStyleFor(locale));
+  const amount = formatPrice(
+    { amountMinor: order.total.amount_minor, currency: order.currency },
+    priceStyleFor(locale),
+  );
 
   useEffect(() => {
     if (error) toast.show(error, 'error');
@@ -52,10 +55,15 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
         {payable ? (
           <>
             <Form method="post" reloadDocument={false}>
-              <button type="submit" className="button button--primary button--large button--block" disabled={busy} aria-busy={busy} data-testid="pay-button">
+              <BusyButton
+                type="submit"
+                className="button button--primary button--large button--block"
+                busy={busy}
+                data-testid="pay-button"
+              >
                 <LockSmallIcon size={18} />
                 {busy ? t('pay.redirecting') : t('pay.button', { amount })}
-              </button>
+              </BusyButton>
             </Form>
             <p className="secure-note">
               <LockSmallIcon size={14} />

@@ -4,18 +4,10 @@ import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from './icons';
 import { AmountText } from './order-summary';
-import type { OrderDetail } from '../../../server/domains/orders/orders.service';
+import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
+import type { PaymentStatusView as PayStatus } from '../../../server/domains/payments/payments.schemas';
+import { ORDER_STATUS, PAY_STATUS } from '../../../server/shared/order-status';
 
-export interface PayStatus {
-  order_id: number;
-  order_status: number;
-  pay_status: number;
-  payment_id: number | null;
-  payment_status: 'pending' | 'succeeded' | 'failed' | 'refund_pending' | 'refunded' | null;
-}
-
-const PAID = 2;
-const ORDER_CANCELLED = 60;
 const POLL_MS = 1500;
 /** After this long without a settled answer the page says so instead of spinning on. */
 const POLL_LIMIT_MS = 60_000;
@@ -24,9 +16,14 @@ type Outcome = 'checking' | 'success' | 'fail' | 'pending' | 'cancelled';
 
 /** Settled when the order is paid or cancelled, or the attempt failed; the fail page (the gateway's decline) settles at once. */
 function outcomeOf(status: PayStatus, expected: 'success' | 'fail'): Outcome {
-  if (status.pay_status === PAID) return 'success';
-  if (status.order_status === ORDER_CANCELLED) return 'cancelled';
-  if (status.payment_status === 'failed' || status.payment_status === 'refunded' || status.payment_status === 'refund_pending') return 'fail';
+  if (status.pay_status === PAY_STATUS.paid) return 'success';
+  if (status.order_status === ORDER_STATUS.cancelled) return 'cancelled';
+  if (
+    status.payment_status === 'failed' ||
+    status.payment_status === 'refunded' ||
+    status.payment_status === 'refund_pending'
+  )
+    return 'fail';
   if (expected === 'fail') return 'fail';
   return 'checking';
 }
@@ -37,7 +34,15 @@ function outcomeOf(status: PayStatus, expected: 'success' | 'fail'): Outcome {
  * `GET /v1/pay/PayStatus/{id}` until the order is paid or the attempt failed; a failure
  * offers to try again.
  */
-export function ResultPage({ order, initial, expected }: { order: OrderDetail; initial: PayStatus; expected: 'success' | 'fail' }) {
+export function ResultPage({
+  order,
+  initial,
+  expected,
+}: {
+  order: OrderDetail;
+  initial: PayStatus;
+  expected: 'success' | 'fail';
+}) {
   const t = useT();
   const locale = useLocale();
   const [outcome, setOutcome] = useState<Outcome>(() => outcomeOf(initial, expected));
@@ -57,9 +62,9 @@ export function ResultPage({ order, initial, expected }: { order: OrderDetail; i
       }
       if (stopped) return;
       if (Date.now() - started > POLL_LIMIT_MS) return setOutcome('pending');
-      timer = setTimeout(poll, POLL_MS);
+      timer = setTimeout(() => void poll(), POLL_MS);
     };
-    timer = setTimeout(poll, POLL_MS);
+    timer = setTimeout(() => void poll(), POLL_MS);
     return () => {
       stopped = true;
       clearTimeout(timer);
@@ -69,9 +74,21 @@ export function ResultPage({ order, initial, expected }: { order: OrderDetail; i
   const detail = localePath(locale, `/my/order/${order.id}`);
   const retry = `${localePath(locale, '/order/pay')}?order_id=${order.id}`;
   const view = {
-    checking: { icon: <span className="spinner" aria-hidden="true" />, title: t('result.checking'), text: t('result.checkingHint') },
-    success: { icon: <CheckCircleIcon size={44} />, title: t('result.successTitle'), text: t('result.successText', { orderNo: order.order_no }) },
-    fail: { icon: <AlertCircleIcon size={44} />, title: t('result.failTitle'), text: t('result.failText', { orderNo: order.order_no }) },
+    checking: {
+      icon: <span className="spinner" aria-hidden="true" />,
+      title: t('result.checking'),
+      text: t('result.checkingHint'),
+    },
+    success: {
+      icon: <CheckCircleIcon size={44} />,
+      title: t('result.successTitle'),
+      text: t('result.successText', { orderNo: order.order_no }),
+    },
+    fail: {
+      icon: <AlertCircleIcon size={44} />,
+      title: t('result.failTitle'),
+      text: t('result.failText', { orderNo: order.order_no }),
+    },
     pending: { icon: <ClockIcon size={44} />, title: t('result.pendingTitle'), text: t('result.pendingText') },
     cancelled: { icon: <AlertCircleIcon size={44} />, title: t('result.failTitle'), text: t('result.cancelledText') },
   }[outcome];
@@ -79,7 +96,12 @@ export function ResultPage({ order, initial, expected }: { order: OrderDetail; i
 
   return (
     <div className="container checkout-page">
-      <section className={`checkout-card result-card result-card--${tone}`} aria-live="polite" data-testid="payment-result" data-outcome={outcome}>
+      <section
+        className={`checkout-card result-card result-card--${tone}`}
+        aria-live="polite"
+        data-testid="payment-result"
+        data-outcome={outcome}
+      >
         <span className="result-card__icon">{view.icon}</span>
         <h1 className="result-card__title">{view.title}</h1>
         <p className="result-card__text">{view.text}</p>
@@ -94,7 +116,11 @@ export function ResultPage({ order, initial, expected }: { order: OrderDetail; i
               {t('result.retry')}
             </Link>
           ) : null}
-          <Link className={`button ${outcome === 'success' ? 'button--primary' : 'button--secondary'}`} to={detail} data-testid="result-order">
+          <Link
+            className={`button ${outcome === 'success' ? 'button--primary' : 'button--secondary'}`}
+            to={detail}
+            data-testid="result-order"
+          >
             {t('result.viewOrder')}
           </Link>
           <Link className="button button--secondary" to={localePath(locale, '/')}>

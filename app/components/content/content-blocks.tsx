@@ -1,4 +1,4 @@
-import type { ContentBlock } from '../../../server/db/schema/site';
+import type { ContentBlock } from '../../../server/shared/content-blocks';
 import { ChevronIcon } from '../ui/icons';
 import { VideoCard } from './video-card';
 
@@ -25,7 +25,7 @@ function groupBlocks(blocks: readonly ContentBlock[]): Group[] {
   return groups;
 }
 
-/** A content page's body (server/db/schema/site.ts ContentBlock): prose, FAQ accordion, video cards. */
+/** A content page's body (ContentBlock, server/shared/content-blocks.ts): prose, FAQ accordion, video cards. */
 export function ContentBlocks({ blocks }: { blocks: readonly ContentBlock[] }) {
   const groups = groupBlocks(blocks);
   // The page's first question starts open, so the accordion reads as one at a glance.
@@ -40,7 +40,11 @@ export function ContentBlocks({ blocks }: { blocks: readonly ContentBlock[] }) {
           return (
             <div key={index} className="faq">
               {group.items.map((item, itemIndex) => (
-                <details key={itemIndex} className="faq__item" open={index === firstQa && itemIndex === 0 ? true : undefined}>
+                <details
+                  key={itemIndex}
+                  className="faq__item"
+                  open={index === firstQa && itemIndex === 0 ? true : undefined}
+                >
                   <summary className="faq__question">
                     <span>{item.question}</span>
                     <ChevronIcon className="faq__chevron" size={20} />
@@ -63,7 +67,12 @@ export function ContentBlocks({ blocks }: { blocks: readonly ContentBlock[] }) {
           );
         }
         const { block } = group;
-        if (block.type === 'heading') return <h2 key={index} className="prose__heading">{block.text}</h2>;
+        if (block.type === 'heading')
+          return (
+            <h2 key={index} className="prose__heading">
+              {block.text}
+            </h2>
+          );
         if (block.type === 'list') {
           return (
             <ul key={index} className="prose__list">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { ContentBlock } from '../../../server/db/schema/site';
+import type { ContentBlock } from '../../../server/shared/content-blocks';
 import { useT } from '~/lib/i18n';
 import { useBrokenImage } from '~/lib/use-broken-image';
 import { PlayIcon } from '../home/icons';

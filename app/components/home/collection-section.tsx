@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import type { HomeSection } from '../../../server/domains/catalog/products.service';
+import type { HomeSection } from '../../../server/domains/catalog/catalog.schemas';
 import { ProductGrid } from '~/components/catalog/product-card';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { ArrowRightIcon } from './icons';

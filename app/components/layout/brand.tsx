@@ -8,7 +8,9 @@ import { useBrokenImage } from '~/lib/use-broken-image';
  * any other logo (an operator's upload) is shown on a light chip in dark mode instead.
  */
 export function darkLogoFor(logo: string): string | undefined {
-  return /^\/brand\/[\w-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg') ? logo.replace(/\.svg$/, '-dark.svg') : undefined;
+  return /^\/brand\/[\w-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg')
+    ? logo.replace(/\.svg$/, '-dark.svg')
+    : undefined;
 }
 
 /**
@@ -36,7 +38,13 @@ export function Brand({ className = '' }: { className?: string }) {
             onError={light.onError}
           />
           {dark ? (
-            <img {...imageProps} ref={darkImage.ref} className="brand__logo brand__logo--dark" src={dark} onError={darkImage.onError} />
+            <img
+              {...imageProps}
+              ref={darkImage.ref}
+              className="brand__logo brand__logo--dark"
+              src={dark}
+              onError={darkImage.onError}
+            />
           ) : null}
         </>
       ) : (

@@ -43,7 +43,11 @@ export function RouteErrorPage({ error }: { error: unknown }) {
   const { pathname } = useCurrentPath();
   if (isRouteErrorResponse(error) && error.status === 404) {
     return (
-      <ErrorPage status={404} title={t('error.pageNotFound')} description={t('shell.notFoundHint', { path: pathname })} />
+      <ErrorPage
+        status={404}
+        title={t('error.pageNotFound')}
+        description={t('shell.notFoundHint', { path: pathname })}
+      />
     );
   }
   let description = t('error.internalDescription');
@@ -54,5 +58,11 @@ export function RouteErrorPage({ error }: { error: unknown }) {
     description = error.message;
   }
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  return <ErrorPage status={status} title={t(status < 500 ? 'error.requestRefused' : 'error.internal')} description={description} />;
+  return (
+    <ErrorPage
+      status={status}
+      title={t(status < 500 ? 'error.requestRefused' : 'error.internal')}
+      description={description}
+    />
+  );
 }

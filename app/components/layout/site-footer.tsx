@@ -22,32 +22,22 @@ export function SiteFooter() {
             <span>{t('footer.shipping')}</span>
           </p>
         </div>
-        <nav className="site-footer__col" aria-labelledby="footer-help">
-          <h2 className="site-footer__heading" id="footer-help">
-            {t('footer.help')}
-          </h2>
-          <ul role="list">
-            <li>
-              <Link to={link('/faq')}>{t('nav.faq')}</Link>
-            </li>
-            <li>
-              <Link to={link('/contact-us')}>{t('nav.contactUs')}</Link>
-            </li>
-          </ul>
-        </nav>
-        <nav className="site-footer__col" aria-labelledby="footer-about">
-          <h2 className="site-footer__heading" id="footer-about">
-            {t('footer.about')}
-          </h2>
-          <ul role="list">
-            <li>
-              <Link to={link('/our-story')}>{t('nav.ourStory')}</Link>
-            </li>
-            <li>
-              <Link to={link('/videos')}>{t('nav.videos')}</Link>
-            </li>
-          </ul>
-        </nav>
+        <FooterLinks
+          id="footer-help"
+          heading={t('footer.help')}
+          links={[
+            [link('/faq'), t('nav.faq')],
+            [link('/contact-us'), t('nav.contactUs')],
+          ]}
+        />
+        <FooterLinks
+          id="footer-about"
+          heading={t('footer.about')}
+          links={[
+            [link('/our-story'), t('nav.ourStory')],
+            [link('/videos'), t('nav.videos')],
+          ]}
+        />
         <div className="site-footer__col site-footer__col--contact">
           <h2 className="site-footer__heading">{t('footer.contact')}</h2>
           <ul role="list">
@@ -82,5 +72,23 @@ export function SiteFooter() {
         </div>
       </div>
     </footer>
+  );
+}
+
+/** A titled column of links: [href, label] pairs. */
+function FooterLinks({ id, heading, links }: { id: string; heading: string; links: [string, string][] }) {
+  return (
+    <nav className="site-footer__col" aria-labelledby={id}>
+      <h2 className="site-footer__heading" id={id}>
+        {heading}
+      </h2>
+      <ul role="list">
+        {links.map(([href, label]) => (
+          <li key={href}>
+            <Link to={href}>{label}</Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }

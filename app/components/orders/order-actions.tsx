@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link, useFetcher } from 'react-router';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { ConfirmDialog } from '../account/image-upload';
+import { ORDER_STATUS } from '../../../server/shared/order-status';
 import { useToast } from '../account/toast';
 
 type Answer = { ok: boolean; error?: string; done?: 'cancel' | 'confirm' } | undefined;
@@ -31,21 +32,35 @@ export function OrderActions({
     else toast.show(fetcher.data.done === 'cancel' ? t('orders.canceled') : t('orders.confirmed'), 'success');
   }, [fetcher.state, fetcher.data, toast, t]);
 
-  if (order.status !== 1 && !order.can_confirm) return null;
+  if (order.status !== ORDER_STATUS.pendingPayment && !order.can_confirm) return null;
   return (
     <div className="order-actions">
       {order.can_cancel ? (
-        <button type="button" className={`button button--secondary${small}`} onClick={() => setAsking('cancel')} data-testid="order-cancel">
+        <button
+          type="button"
+          className={`button button--secondary${small}`}
+          onClick={() => setAsking('cancel')}
+          data-testid="order-cancel"
+        >
           {t('orders.cancel')}
         </button>
       ) : null}
-      {order.status === 1 ? (
-        <Link className={`button button--primary${small}`} to={`${localePath(locale, '/order/pay')}?order_id=${order.id}`} data-testid="order-pay">
+      {order.status === ORDER_STATUS.pendingPayment ? (
+        <Link
+          className={`button button--primary${small}`}
+          to={`${localePath(locale, '/order/pay')}?order_id=${order.id}`}
+          data-testid="order-pay"
+        >
           {t('orders.payNow')}
         </Link>
       ) : null}
       {order.can_confirm ? (
-        <button type="button" className={`button button--primary${small}`} onClick={() => setAsking('confirm')} data-testid="order-confirm">
+        <button
+          type="button"
+          className={`button button--primary${small}`}
+          onClick={() => setAsking('confirm')}
+          data-testid="order-confirm"
+        >
           {t('orders.confirmReceipt')}
         </button>
       ) : null}
@@ -53,7 +68,11 @@ export function OrderActions({
         open={asking !== null}
         tone={asking === 'cancel' ? 'danger' : 'warning'}
         title={asking === 'cancel' ? t('orders.cancelTitle') : t('orders.confirmTitle')}
-        text={asking === 'cancel' ? t('orders.cancelText', { orderNo: order.order_no }) : t('orders.confirmText', { orderNo: order.order_no })}
+        text={
+          asking === 'cancel'
+            ? t('orders.cancelText', { orderNo: order.order_no })
+            : t('orders.confirmText', { orderNo: order.order_no })
+        }
         onCancel={() => setAsking(null)}
         onConfirm={async () => {
           await fetcher.submit({ intent: asking ?? '' }, { method: 'post', action });

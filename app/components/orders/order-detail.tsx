@@ -1,16 +1,13 @@
 import { Link } from 'react-router';
-import type { OrderDetail } from '../../../server/domains/orders/orders.service';
+import type { OrderDetail, OrderExpress } from '../../../server/domains/orders/orders.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { AmountText, OrderLines, PriceRows } from '../checkout/order-summary';
+import { OrderInfo, OrderLines } from '../checkout/order-summary';
 import { ClockIcon, PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
-import { formatDate } from './order-list';
+import { formatDate } from '~/lib/dates';
+import { CheckoutCard } from '../checkout/checkout-card';
 
-export interface TrackingEvent {
-  at: string;
-  description: string;
-  kind: string;
-}
+export type TrackingEvent = OrderExpress['events'][number];
 
 /** /{locale}/my/order/{id}: status and actions, address, items, price details, dates, notes, shipment with tracking, history. */
 export function OrderDetailPage({ order, events }: { order: OrderDetail; events: TrackingEvent[] }) {
@@ -42,10 +39,7 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
 
       <div className="checkout-layout order-detail">
         <div className="checkout-main">
-          <section className="checkout-card" aria-labelledby="detail-address">
-            <h2 className="checkout-card__title" id="detail-address">
-              {t('confirm.address')}
-            </h2>
+          <CheckoutCard id="detail-address" title={t('confirm.address')}>
             <dl className="detail-list">
               <div>
                 <dt>{t('order.detail.contact')}</dt>
@@ -59,15 +53,16 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
               </div>
               <div>
                 <dt>{t('order.detail.address')}</dt>
-                <dd>{[order.region, order.address, order.postal_code].filter(Boolean).join(locale === 'zh-cn' ? ' ' : ', ')}</dd>
+                <dd>
+                  {[order.region, order.address, order.postal_code]
+                    .filter(Boolean)
+                    .join(locale === 'zh-cn' ? ' ' : ', ')}
+                </dd>
               </div>
             </dl>
-          </section>
+          </CheckoutCard>
 
-          <section className="checkout-card" aria-labelledby="detail-shipment" data-testid="detail-shipment">
-            <h2 className="checkout-card__title" id="detail-shipment">
-              {t('order.detail.shipment')}
-            </h2>
+          <CheckoutCard id="detail-shipment" title={t('order.detail.shipment')} testId="detail-shipment">
             {order.shipment ? (
               <>
                 <dl className="detail-list">
@@ -91,7 +86,10 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
                 {events.length ? (
                   <ol className="timeline" data-testid="tracking-events">
                     {events.map((event, index) => (
-                      <li key={`${event.at}-${index}`} className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}>
+                      <li
+                        key={`${event.at}-${index}`}
+                        className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}
+                      >
                         <span className="timeline__text">{event.description}</span>
                         <time className="timeline__time" dateTime={event.at}>
                           {formatDate(event.at, locale)}
@@ -109,35 +107,18 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
                 {t('order.detail.notShipped')}
               </p>
             )}
-          </section>
+          </CheckoutCard>
 
-          <section className="checkout-card" aria-labelledby="detail-items">
-            <h2 className="checkout-card__title" id="detail-items">
-              {t('order.detail.items')}
-            </h2>
+          <CheckoutCard id="detail-items" title={t('order.detail.items')}>
             <OrderLines lines={order.items} view={order} />
-          </section>
+          </CheckoutCard>
         </div>
 
         <aside className="checkout-main">
-          <section className="checkout-card" aria-labelledby="detail-price">
-            <h2 className="checkout-card__title" id="detail-price">
-              {t('order.detail.priceDetails')}
-            </h2>
-            <dl className="summary-list">
-              <PriceRows price={order.price} view={order} />
-              <div className="summary-list__total">
-                <dt>{t('confirm.totalPaid')}</dt>
-                <dd>
-                  <AmountText amount={order.price.total} view={order} strong />
-                </dd>
-              </div>
-            </dl>
-          </section>
-          <section className="checkout-card" aria-labelledby="detail-info">
-            <h2 className="checkout-card__title" id="detail-info">
-              {t('confirm.orderInfo')}
-            </h2>
+          <CheckoutCard id="detail-price" title={t('order.detail.priceDetails')}>
+            <OrderInfo price={order.price} view={order} />
+          </CheckoutCard>
+          <CheckoutCard id="detail-info" title={t('confirm.orderInfo')}>
             <dl className="detail-list detail-list--stacked">
               <div>
                 <dt>{t('order.detail.orderDate')}</dt>
@@ -148,17 +129,19 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
                 <dd data-testid="detail-notes">{order.notes || t('order.detail.noNotes')}</dd>
               </div>
             </dl>
-          </section>
-          <section className="checkout-card" aria-labelledby="detail-history">
-            <h2 className="checkout-card__title" id="detail-history">
-              {t('order.detail.history')}
-            </h2>
+          </CheckoutCard>
+          <CheckoutCard id="detail-history" title={t('order.detail.history')}>
             <ol className="timeline" data-testid="status-history">
               {[...order.history].reverse().map((entry, index) => (
-                <li key={`${entry.at}-${index}`} className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}>
+                <li
+                  key={`${entry.at}-${index}`}
+                  className={`timeline__item${index === 0 ? ' timeline__item--current' : ''}`}
+                >
                   <span className="timeline__text">
                     {entry.status_text}
-                    {entry.note && entry.note !== entry.status_text ? <span className="timeline__note"> · {entry.note}</span> : null}
+                    {entry.note && entry.note !== entry.status_text ? (
+                      <span className="timeline__note"> · {entry.note}</span>
+                    ) : null}
                   </span>
                   <time className="timeline__time" dateTime={entry.at}>
                     {formatDate(entry.at, locale)}
@@ -166,7 +149,7 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
                 </li>
               ))}
             </ol>
-          </section>
+          </CheckoutCard>
         </aside>
       </div>
     </div>

@@ -1,43 +1,30 @@
 import { Link } from 'react-router';
-import type { OrderSummary } from '../../../server/domains/orders/orders.service';
+import type { OrderCounts, OrderListQuery, OrderSummary } from '../../../server/domains/orders/orders.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
-import { badgeText } from '../cart/cart-count';
+import { badgeText } from '~/lib/cart-count';
 import { imageAt } from '../catalog/image';
 import { AmountText } from '../checkout/order-summary';
 import { PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
+import { formatDate } from '~/lib/dates';
 
-export const ORDER_TABS = ['all', '1', '10', '20', 'after_sales'] as const;
+/** The tabs of `orderListQuery`, in tab order (kept here so the page bundle needs no zod). */
+export const ORDER_TABS = [
+  'all',
+  '1',
+  '10',
+  '20',
+  'after_sales',
+] as const satisfies readonly OrderListQuery['status'][];
 export type OrderTab = (typeof ORDER_TABS)[number];
 
-export interface OrderCounts {
-  all: number;
-  pending_payment: number;
-  pending_shipment: number;
-  pending_receipt: number;
-  after_sales: number;
-}
-
-const COUNT_OF: Record<OrderTab, keyof OrderCounts> = {
+const COUNT_OF: Record<OrderTab, Exclude<keyof OrderCounts, 'by_status'>> = {
   all: 'all',
   '1': 'pending_payment',
   '10': 'pending_shipment',
   '20': 'pending_receipt',
   after_sales: 'after_sales',
 };
-
-/** A date and time in UTC, labelled so: the same text on the server and in every browser (no hydration mismatch). */
-export function formatDate(iso: string, locale: string): string {
-  return new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: 'UTC',
-    timeZoneName: 'short',
-  }).format(new Date(iso));
-}
 
 /** /{locale}/my/order: tabs with badge counts, the orders of the tab, paging. */
 export function OrderList({
@@ -143,7 +130,9 @@ function OrderCard({ order }: { order: OrderSummary }) {
         <span className="order-card__images">
           {shown.map((item) => (
             <span className="order-card__image" key={item.sku_id}>
-              {item.image ? <img src={imageAt(item.image, 160)} alt="" width={64} height={64} loading="lazy" decoding="async" /> : null}
+              {item.image ? (
+                <img src={imageAt(item.image, 160)} alt="" width={64} height={64} loading="lazy" decoding="async" />
+              ) : null}
             </span>
           ))}
         </span>

@@ -19,7 +19,15 @@ export function srcSet(image: Image): string | undefined {
  * Main image with previous/next, a thumbnail strip and the full-screen viewer. The main
  * image and the thumbnails link to the image files, so they still work without JavaScript.
  */
-export function Gallery({ images, active, onActive }: { images: Image[]; active: number; onActive: (index: number) => void }) {
+export function Gallery({
+  images,
+  active,
+  onActive,
+}: {
+  images: Image[];
+  active: number;
+  onActive: (index: number) => void;
+}) {
   const t = useT();
   const [viewer, setViewer] = useState(false);
   const swipe = useRef<number | null>(null);

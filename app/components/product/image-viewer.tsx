@@ -1,7 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { CloseIcon } from '../ui/icons';
 import { useT } from '~/lib/i18n';
-import { NextIcon, PrevIcon, ResetIcon, ZoomInIcon, ZoomOutIcon } from './icons';
+import { icon, NextIcon, PrevIcon } from './icons';
+
+const ZoomInIcon = icon('M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.3 15.3L20 20M8 10.5h5M10.5 8v5');
+const ZoomOutIcon = icon('M10.5 17a6.5 6.5 0 1 0 0-13 6.5 6.5 0 0 0 0 13zM15.3 15.3L20 20M8 10.5h5');
+const ResetIcon = icon('M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4');
 import type { Product } from './sku-selection';
 
 /** SPEC section 9: each wheel or button step zooms by 10%, within 1% and 10000%; wheel steps at most every 50 ms. */
@@ -88,11 +92,13 @@ export default function ImageViewer({
       '-': () => zoom(-1),
       '0': () => setView(START),
     };
-    if (!action[event.key]) return;
+    const run = action[event.key];
+    if (!run) return;
     event.preventDefault();
-    action[event.key]();
+    run();
   }
 
+  if (!image) return null;
   return (
     <dialog
       ref={dialog}
@@ -180,7 +186,12 @@ export default function ImageViewer({
           >
             <ZoomInIcon />
           </button>
-          <button type="button" className="viewer__button" aria-label={t('product.zoomReset')} onClick={() => setView(START)}>
+          <button
+            type="button"
+            className="viewer__button"
+            aria-label={t('product.zoomReset')}
+            onClick={() => setView(START)}
+          >
             <ResetIcon />
           </button>
           {total > 1 ? (

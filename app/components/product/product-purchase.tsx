@@ -7,20 +7,12 @@ import { Price } from '../catalog/price';
 import { AddToCartButton } from '../cart/add-to-cart';
 import { QuantityStepper } from './quantity-stepper';
 import { SkuOptions } from './sku-options';
-import { matchingSkus, skuFor, type Product, type Selection } from './sku-selection';
+import { matchingSkus, skuFor, type ChoiceProps } from './sku-selection';
 
 const LOW_STOCK = 5;
 
 /** Price, choices, stock, quantity, Add to cart and Buy Now: everything that follows the chosen SKU. */
-export function ProductPurchase({
-  product,
-  selection,
-  onChoose,
-}: {
-  product: Product;
-  selection: Selection;
-  onChoose: (index: number, valueId: number) => void;
-}) {
+export function ProductPurchase({ product, selection, onChoose }: ChoiceProps) {
   const t = useT();
   const locale = useLocale();
   const display = useDisplayCurrency();

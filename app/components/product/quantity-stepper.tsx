@@ -1,11 +1,19 @@
 import { useT } from '~/lib/i18n';
-import { MinusIcon, PlusIcon } from './icons';
+import { MinusIcon, PlusIcon } from '../ui/icons';
 
 /**
  * Quantity between 1 and `max`; typing clamps. `value` is a string so the field can be
  * empty for a moment while someone retypes it (it counts as 1).
  */
-export function QuantityStepper({ value, max, onChange }: { value: string; max: number; onChange: (value: string) => void }) {
+export function QuantityStepper({
+  value,
+  max,
+  onChange,
+}: {
+  value: string;
+  max: number;
+  onChange: (value: string) => void;
+}) {
   const t = useT();
   const disabled = max < 1;
   const quantity = Math.min(Math.max(Number(value) || 1, 1), Math.max(max, 1));

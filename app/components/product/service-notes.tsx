@@ -12,7 +12,10 @@ const NOTES: Record<number, [MessageKey, typeof TruckIcon]> = {
 
 export function ServiceNotes({ notes }: { notes: number[] }) {
   const t = useT();
-  const known = notes.filter((note) => NOTES[note]);
+  const known = notes.flatMap((note) => {
+    const entry = NOTES[note];
+    return entry ? [{ note, entry }] : [];
+  });
   if (!known.length) return null;
   return (
     <section className="service-notes" aria-labelledby="service-notes-title">
@@ -20,8 +23,7 @@ export function ServiceNotes({ notes }: { notes: number[] }) {
         {t('product.services')}
       </h2>
       <ul className="service-notes__list" role="list">
-        {known.map((note) => {
-          const [key, Icon] = NOTES[note];
+        {known.map(({ note, entry: [key, Icon] }) => {
           return (
             <li key={note} className="service-note">
               <Icon size={18} />

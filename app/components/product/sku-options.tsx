@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useT } from '~/lib/i18n';
-import { isAvailable, selectionSearch, type Product, type Selection } from './sku-selection';
+import { isAvailable, selectionSearch, type ChoiceProps } from './sku-selection';
 
 /** Only plain colour notations reach a style attribute. */
 const SAFE_COLOUR = /^[#\w(),.%\s-]+$/;
@@ -10,15 +10,7 @@ const SAFE_COLOUR = /^[#\w(),.%\s-]+$/;
  * works without JavaScript; with it, the page updates in place. A value that leads only to
  * sold-out combinations, given the other choices, is disabled.
  */
-export function SkuOptions({
-  product,
-  selection,
-  onChoose,
-}: {
-  product: Product;
-  selection: Selection;
-  onChoose: (index: number, valueId: number) => void;
-}) {
+export function SkuOptions({ product, selection, onChoose }: ChoiceProps) {
   const t = useT();
   // Roving focus needs the arrow keys below; until they work, every value stays tabbable.
   const [hydrated, setHydrated] = useState(false);
@@ -26,7 +18,10 @@ export function SkuOptions({
 
   return product.property.map((property, index) => {
     const chosen = property.values.find((value) => value.id === selection[index]);
-    const options = property.values.map((value) => ({ value, available: isAvailable(product, selection, index, value.id) }));
+    const options = property.values.map((value) => ({
+      value,
+      available: isAvailable(product, selection, index, value.id),
+    }));
     const tabStop = chosen?.id ?? options.find((option) => option.available)?.value.id;
     const labelId = `option-${property.id}`;
 
@@ -38,7 +33,9 @@ export function SkuOptions({
       }
       if (!step) return;
       event.preventDefault();
-      const links = [...event.currentTarget.querySelectorAll<HTMLElement>('[role="radio"]:not([aria-disabled="true"])')];
+      const links = [
+        ...event.currentTarget.querySelectorAll<HTMLElement>('[role="radio"]:not([aria-disabled="true"])'),
+      ];
       const next = links[(links.indexOf(event.target as HTMLElement) + step + links.length) % links.length];
       next?.focus();
       next?.click();
@@ -76,7 +73,9 @@ export function SkuOptions({
                   if (available && !checked) onChoose(index, value.id);
                 }}
               >
-                {swatch ? <span className="sku-value__swatch" style={{ background: swatch }} aria-hidden="true" /> : null}
+                {swatch ? (
+                  <span className="sku-value__swatch" style={{ background: swatch }} aria-hidden="true" />
+                ) : null}
                 <span className="sku-value__name">{value.name}</span>
               </a>
             );

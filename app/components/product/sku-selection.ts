@@ -1,9 +1,16 @@
-import type { ProductDetail } from '../../../server/domains/catalog/products.service';
+import type { ProductDetail } from '../../../server/domains/catalog/catalog.schemas';
 
 export type Product = ProductDetail;
 export type Sku = Product['good_sku'][number];
 /** One chosen value id per property, in property order; null where nothing is chosen yet. */
 export type Selection = (number | null)[];
+
+/** What the parts that follow the chosen SKU are given: the product, the choice, and a way to change it. */
+export interface ChoiceProps {
+  product: Product;
+  selection: Selection;
+  onChoose: (index: number, valueId: number) => void;
+}
 
 /** The SKU whose values are exactly the selection, or undefined while a choice is missing. */
 export function skuFor(product: Product, selection: Selection): Sku | undefined {
@@ -14,11 +21,6 @@ export function skuFor(product: Product, selection: Selection): Sku | undefined 
 /** SKUs that agree with every chosen value. */
 export function matchingSkus(product: Product, selection: Selection): Sku[] {
   return product.good_sku.filter((sku) => selection.every((id) => id === null || sku.value_ids.includes(id)));
-}
-
-/** The selection with `valueId` chosen for property `index` (or cleared, when it was already chosen). */
-export function toggle(selection: Selection, index: number, valueId: number): Selection {
-  return selection.map((id, i) => (i === index ? (id === valueId ? null : valueId) : id));
 }
 
 /** False when every SKU with this value, given the other properties' choices, is out of stock. */

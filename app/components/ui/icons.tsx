@@ -112,13 +112,6 @@ export const ChevronIcon = (props: IconProps) => (
   </Icon>
 );
 
-export const GlobeIcon = (props: IconProps) => (
-  <Icon {...props}>
-    <circle cx="12" cy="12" r="9" />
-    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
-  </Icon>
-);
-
 /** The header's account and cart buttons (every page). */
 export const UserIcon = (props: IconProps) => (
   <Icon {...props}>
@@ -132,5 +125,18 @@ export const CartIcon = (props: IconProps) => (
     <path d="M3 4h2l2.2 10.2a2 2 0 0 0 2 1.6h7.6a2 2 0 0 0 2-1.5L20.5 8H6.2" />
     <circle cx="9.5" cy="19.5" r="1.3" />
     <circle cx="17" cy="19.5" r="1.3" />
+  </Icon>
+);
+
+/** Quantity steppers (product page, cart). */
+export const PlusIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 5v14M5 12h14" />
+  </Icon>
+);
+
+export const MinusIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M5 12h14" />
   </Icon>
 );

@@ -30,6 +30,8 @@ export const userAddresses = pgTable(
   (table) => [
     index('user_addresses_user_idx').on(table.userId),
     // Exactly one default per user is kept by the service; the index makes two impossible.
-    uniqueIndex('user_addresses_one_default_idx').on(table.userId).where(sql`${table.isDefault}`),
+    uniqueIndex('user_addresses_one_default_idx')
+      .on(table.userId)
+      .where(sql`${table.isDefault}`),
   ],
 );

@@ -43,7 +43,10 @@ export const products = pgTable(
     name: localizedText('name').notNull(),
     description: localizedText('description').notNull(),
     /** SPEC section 3 service notes: 1 fast after-sale, 2 seven-day return, 3 partial free shipping, 4 free shipping. */
-    serviceNotes: smallint('service_notes').array().notNull().default(sql`'{}'::smallint[]`),
+    serviceNotes: smallint('service_notes')
+      .array()
+      .notNull()
+      .default(sql`'{}'::smallint[]`),
     soldCount: integer('sold_count').notNull().default(0),
     /** Shipping weight in grams, used by the shipping-fee rules. */
     weightGrams: integer('weight_grams').notNull().default(500),

@@ -16,7 +16,7 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash'),
   avatar: text('avatar'),
   /** 1 male, 2 female, 0 not given (SPEC section 3). */
-  sex: smallint('sex').notNull().default(0),
+  sex: smallint('sex').$type<0 | 1 | 2>().notNull().default(0),
   /** When the owner first proved the address (emailed code or Google); null for password sign-ups until then. */
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
   ...timestamps,
@@ -59,5 +59,8 @@ export const userIdentities = pgTable(
     subject: text('subject').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [unique('user_identities_provider_subject_unique').on(table.provider, table.subject), index('user_identities_user_idx').on(table.userId)],
+  (table) => [
+    unique('user_identities_provider_subject_unique').on(table.provider, table.subject),
+    index('user_identities_user_idx').on(table.userId),
+  ],
 );

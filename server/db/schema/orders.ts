@@ -1,5 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  serial,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import type { LocalizedText } from '../../../i18n/locales';
 import { localizedText, timestamps } from './columns';
 import { users } from './customers';
@@ -18,6 +33,9 @@ export interface AddressSnapshot {
   contact_phone: string;
 }
 
+/** Feeds order numbers (server/domains/orders/order-numbers.ts); never reset it. */
+export const orderNumbers = pgSequence('order_numbers');
+
 /**
  * One order. Status numbers are SPEC section 4's (`order-lifecycle.ts` lists the legal
  * moves); amounts are integer minor units of the settlement `currency`, and the buyer's
@@ -31,8 +49,8 @@ export const orders = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'restrict' }),
-    status: smallint('status').notNull().default(1),
-    payStatus: smallint('pay_status').notNull().default(1),
+    status: smallint('status').notNull().default(ORDER_STATUS.pendingPayment),
+    payStatus: smallint('pay_status').notNull().default(PAY_STATUS.pending),
     /** The buyer's language when ordering: emails about the order use it. */
     locale: varchar('locale', { length: 8 }).notNull(),
     currency: varchar('currency', { length: 3 }).notNull(),
@@ -66,7 +84,10 @@ export const orders = pgTable(
     index('orders_status_deadline_idx').on(table.status, table.paymentDeadline),
     index('orders_status_shipped_idx').on(table.status, table.shippedAt),
     uniqueIndex('orders_user_idempotency_idx').on(table.userId, table.idempotencyKey),
-    check('orders_amounts_non_negative', sql`${table.totalMinor} >= 0 and ${table.discountMinor} >= 0 and ${table.shippingFeeMinor} >= 0`),
+    check(
+      'orders_amounts_non_negative',
+      sql`${table.totalMinor} >= 0 and ${table.discountMinor} >= 0 and ${table.shippingFeeMinor} >= 0`,
+    ),
   ],
 );
 
@@ -90,7 +111,10 @@ export const orderItems = pgTable(
     lineTotalMinor: integer('line_total_minor').notNull(),
     weightGrams: integer('weight_grams').notNull(),
   },
-  (table) => [index('order_items_order_idx').on(table.orderId), check('order_items_quantity_positive', sql`${table.quantity} > 0`)],
+  (table) => [
+    index('order_items_order_idx').on(table.orderId),
+    check('order_items_quantity_positive', sql`${table.quantity} > 0`),
+  ],
 );
 
 /** Every status change, oldest first: who moved it and why. */

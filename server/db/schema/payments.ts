@@ -1,10 +1,13 @@
 import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { Locale } from '../../../i18n/locales';
 import type { Currency } from '../../shared/money';
-import type { PaymentState } from '../../domains/payments/payment-lifecycle';
 import { timestamps } from './columns';
 import { users } from './customers';
 import { orders } from './orders';
+
+/** The states a payment attempt can be in; what each means and the moves between them: server/domains/payments/payment-lifecycle.ts. */
+export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refund_pending', 'refunded'] as const;
+export type PaymentState = (typeof PAYMENT_STATES)[number];
 
 /**
  * One row per payment attempt. Amount and currency are copied from the order when the

@@ -1,4 +1,5 @@
 import { jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ContentBlock } from '../../shared/content-blocks';
 import { localizedText } from './columns';
 
 /** One row per setting; values are JSON so a setting can be a number, a list or an object. */
@@ -7,13 +8,6 @@ export const siteSettings = pgTable('site_settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-export type ContentBlock =
-  | { type: 'heading'; text: string }
-  | { type: 'paragraph'; text: string }
-  | { type: 'list'; items: string[] }
-  | { type: 'qa'; question: string; answer: string }
-  | { type: 'video'; title: string; poster: string; src?: string; duration?: string };
 
 /** The editable content pages of the top navigation (/videos, /our-story, /faq, /contact-us). */
 export const contentPages = pgTable('content_pages', {

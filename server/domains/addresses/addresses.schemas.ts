@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { rowIdFromText } from '../../shared/ids.schemas';
 import { singleLineText } from '../../shared/text';
+
+/** A buyer keeps at most this many addresses. */
+export const MAX_ADDRESSES_PER_USER = 20;
 
 /** Request shapes of the address endpoints; messages are SPEC section 5's. */
 const requiredText = (message: string, max: number) => singleLineText(max, message).min(1, message);
@@ -30,7 +34,25 @@ export const addressInput = z.object({
 });
 export type AddressInput = z.infer<typeof addressInput>;
 
-export const addressUpdate = addressInput.extend({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const addressUpdate = addressInput.extend({ id: rowIdFromText });
 export type AddressUpdate = z.infer<typeof addressUpdate>;
 
-export const addressIdQuery = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const addressIdQuery = z.object({ id: rowIdFromText });
+
+/** An address as the address endpoints and pages answer it. */
+export const addressView = z.object({
+  id: z.number().int(),
+  country_code: z.string(),
+  country: z.string(),
+  province_id: z.string().nullable(),
+  province: z.string(),
+  city_id: z.string().nullable(),
+  city: z.string(),
+  detail: z.string(),
+  postal_code: z.string(),
+  contact_name: z.string(),
+  contact_phone: z.string().describe('E.164'),
+  is_default: z.boolean(),
+  full_address: z.string().describe('one line: detail, city, province, postal code, country'),
+});
+export type AddressView = z.infer<typeof addressView>;

@@ -3,34 +3,15 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { userAddresses, users } from '../../db/schema';
 import type { AddressSnapshot } from '../../db/schema/orders';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { loadCountryNames } from '../areas/area-sources';
 import { buildAreaTree, getAreaChildren, normalizeCountryList } from '../areas/areas.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
-import type { AddressInput, AddressUpdate } from './addresses.schemas';
-
-/** A buyer keeps at most this many addresses. */
-export const MAX_ADDRESSES_PER_USER = 20;
+import { MAX_ADDRESSES_PER_USER, type AddressInput, type AddressUpdate, type AddressView } from './addresses.schemas';
+import { onlyRow } from '../../db/rows';
 
 type AddressRow = typeof userAddresses.$inferSelect;
-
-export interface AddressView {
-  id: number;
-  country_code: string;
-  country: string;
-  province_id: string | null;
-  province: string;
-  city_id: string | null;
-  city: string;
-  detail: string;
-  postal_code: string;
-  contact_name: string;
-  contact_phone: string;
-  is_default: boolean;
-  /** One line: detail, city, province, postal code, country. */
-  full_address: string;
-}
 
 const same = (text: string): LocalizedText => ({ en: text, 'zh-cn': text });
 
@@ -43,7 +24,8 @@ export async function addressView(row: AddressRow, locale: Locale): Promise<Addr
   const country = pickText(await countryName(row.countryCode), locale);
   const province = pickText(row.provinceName, locale);
   const city = pickText(row.cityName, locale);
-  const parts = locale === 'zh-cn' ? [country, province, city, row.detail] : [row.detail, city, province, row.postalCode, country];
+  const parts =
+    locale === 'zh-cn' ? [country, province, city, row.detail] : [row.detail, city, province, row.postalCode, country];
   return {
     id: row.id,
     country_code: row.countryCode,
@@ -106,7 +88,8 @@ export async function resolveAddress(ctx: AppContext, input: AddressInput) {
 
   const phone = parsePhoneNumberFromString(input.contact_phone, input.country_code as CountryCode);
   // "Valid for the chosen country": a valid number of another country is refused too.
-  if (!phone || !phone.isValid() || phone.country !== input.country_code) throw new BadRequestError('address.phoneInvalid');
+  if (!phone || !phone.isValid() || phone.country !== input.country_code)
+    throw new BadRequestError('address.phoneInvalid');
 
   return {
     countryCode: input.country_code,
@@ -125,7 +108,10 @@ function ownAddress(userId: number, id: number) {
   return and(eq(userAddresses.id, id), eq(userAddresses.userId, userId));
 }
 
-export async function listAddresses(ctx: AppContext, input: { userId: number; locale: Locale }): Promise<AddressView[]> {
+export async function listAddresses(
+  ctx: AppContext,
+  input: { userId: number; locale: Locale },
+): Promise<AddressView[]> {
   const rows = await ctx.db
     .select()
     .from(userAddresses)
@@ -135,12 +121,18 @@ export async function listAddresses(ctx: AppContext, input: { userId: number; lo
 }
 
 /** One of the user's addresses; another user's id is "not found", never "forbidden". */
-export async function findAddress(ctx: AppContext, input: { userId: number; id: number }): Promise<AddressRow | undefined> {
+export async function findAddress(
+  ctx: AppContext,
+  input: { userId: number; id: number },
+): Promise<AddressRow | undefined> {
   const [row] = await ctx.db.select().from(userAddresses).where(ownAddress(input.userId, input.id)).limit(1);
   return row;
 }
 
-export async function getAddress(ctx: AppContext, input: { userId: number; id: number; locale: Locale }): Promise<AddressView> {
+export async function getAddress(
+  ctx: AppContext,
+  input: { userId: number; id: number; locale: Locale },
+): Promise<AddressView> {
   const row = await findAddress(ctx, input);
   if (!row) throw new NotFoundError('address.notFound');
   return addressView(row, input.locale);
@@ -157,25 +149,38 @@ export async function defaultAddress(ctx: AppContext, userId: number): Promise<A
   return row;
 }
 
-export async function createAddress(ctx: AppContext, input: { userId: number; address: AddressInput; locale: Locale }): Promise<AddressView> {
+export async function createAddress(
+  ctx: AppContext,
+  input: { userId: number; address: AddressInput; locale: Locale },
+): Promise<AddressView> {
   const values = await resolveAddress(ctx, input.address);
   const row = await ctx.db.transaction(async (tx) => {
     // The user's row lock serialises their address writes, so the cap and the single default hold under concurrency.
     await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('update');
-    const existing = await tx.select({ id: userAddresses.id }).from(userAddresses).where(eq(userAddresses.userId, input.userId));
-    if (existing.length >= MAX_ADDRESSES_PER_USER) throw new BadRequestError('address.limitReached', { max: MAX_ADDRESSES_PER_USER });
+    const existing = await tx
+      .select({ id: userAddresses.id })
+      .from(userAddresses)
+      .where(eq(userAddresses.userId, input.userId));
+    if (existing.length >= MAX_ADDRESSES_PER_USER)
+      throw new BadRequestError('address.limitReached', { max: MAX_ADDRESSES_PER_USER });
     const makeDefault = input.address.is_default === true || existing.length === 0;
-    if (makeDefault) await tx.update(userAddresses).set({ isDefault: false }).where(eq(userAddresses.userId, input.userId));
-    const [created] = await tx
-      .insert(userAddresses)
-      .values({ ...values, userId: input.userId, isDefault: makeDefault })
-      .returning();
+    if (makeDefault)
+      await tx.update(userAddresses).set({ isDefault: false }).where(eq(userAddresses.userId, input.userId));
+    const created = onlyRow(
+      await tx
+        .insert(userAddresses)
+        .values({ ...values, userId: input.userId, isDefault: makeDefault })
+        .returning(),
+    );
     return created;
   });
   return addressView(row, input.locale);
 }
 
-export async function updateAddress(ctx: AppContext, input: { userId: number; address: AddressUpdate; locale: Locale }): Promise<AddressView> {
+export async function updateAddress(
+  ctx: AppContext,
+  input: { userId: number; address: AddressUpdate; locale: Locale },
+): Promise<AddressView> {
   const values = await resolveAddress(ctx, input.address);
   const row = await ctx.db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, input.userId)).for('update');
@@ -186,11 +191,13 @@ export async function updateAddress(ctx: AppContext, input: { userId: number; ad
     if (makeDefault && !current.isDefault) {
       await tx.update(userAddresses).set({ isDefault: false }).where(eq(userAddresses.userId, input.userId));
     }
-    const [updated] = await tx
-      .update(userAddresses)
-      .set({ ...values, isDefault: makeDefault || current.isDefault, updatedAt: new Date() })
-      .where(eq(userAddresses.id, current.id))
-      .returning();
+    const updated = onlyRow(
+      await tx
+        .update(userAddresses)
+        .set({ ...values, isDefault: makeDefault || current.isDefault, updatedAt: new Date() })
+        .where(eq(userAddresses.id, current.id))
+        .returning(),
+    );
     return updated;
   });
   return addressView(row, input.locale);

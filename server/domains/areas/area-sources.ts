@@ -1,5 +1,11 @@
 import { createRequire } from 'node:module';
-import { getCitiesOfState, getCountries, getStatesOfCountry, type ICity, type IState } from '@countrystatecity/countries';
+import {
+  getCitiesOfState,
+  getCountries,
+  getStatesOfCountry,
+  type ICity,
+  type IState,
+} from '@countrystatecity/countries';
 import { isChineseName, toSimplifiedChinese } from './chinese-names';
 import subdivisionNamesData from './data/subdivision-names-zh.json';
 

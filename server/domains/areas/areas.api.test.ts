@@ -1,62 +1,62 @@
 import { gzipSync } from 'node:zlib';
-import cookie from '@fastify/cookie';
-import swagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerErrorHandling } from '../../http/error-handler';
-import { registerRequestContext } from '../../http/request-context';
-import { areaRoutes } from '../../http/routes/area.routes';
-import { zodValidatorCompiler } from '../../http/validation';
-import { createMemoryStore } from '../../shared/kv-store';
-import type { AppContext } from '../../shared/context';
+import { startTestApp, type TestApp } from '../../../tests/support/test-server';
 
 /**
- * `GET /v1/area/all` over real HTTP through a small app wired like the shop's (validator
- * and serializer compilers, request context, error table, /v1 prefix). The database holds
- * only the default settings, so the tree is the default country_list.
+ * `GET /v1/area/all` through the shop's own app (built in-process, answered through `inject`)
+ * on a clone of the seeded database.
  */
-let app: FastifyInstance;
-let base: string;
+let shop: TestApp;
 
 beforeAll(async () => {
-  app = Fastify({ logger: false });
-  app.setValidatorCompiler(zodValidatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  await app.register(cookie);
-  await app.register(swagger, { openapi: { info: { title: 'test', version: '1' } }, transform: jsonSchemaTransform });
-  const appContext = {
-    log: pino({ level: 'silent' }),
-    kv: createMemoryStore(),
-    db: { select: () => ({ from: async () => [] }) },
-  } as unknown as AppContext;
-  registerRequestContext(app, appContext);
-  registerErrorHandling(app, { bodyLimit: 1024 * 1024 });
-  await app.register(areaRoutes, { prefix: '/v1' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  shop = await startTestApp();
 });
-afterAll(() => app.close());
+afterAll(() => shop?.close());
 
 function get(path: string, headers: Record<string, string> = {}) {
-  return fetch(`${base}${path}`, { headers });
+  return shop.request(path, { headers });
 }
 
 describe('GET /v1/area/all', () => {
   it('answers the tree in the envelope, names in the request language', async () => {
     const en = await get('/v1/area/all', { lang: 'en' });
     expect(en.status).toBe(200);
-    const body = await en.json();
+    const body = en.body;
     expect(body.code).toBe(200);
-    expect(body.data.map((country: { id: string }) => country.id)).toEqual(['US', 'GB', 'CA', 'AU', 'DE', 'FR', 'JP', 'SG', 'MY', 'CN']);
-    expect(body.data[0]).toMatchObject({ id: 'US', code: 'US', name: 'United States', name_en: 'United States', name_zh: '美国', leaf: false });
+    expect(body.data.map((country: { id: string }) => country.id)).toEqual([
+      'US',
+      'GB',
+      'CA',
+      'AU',
+      'DE',
+      'FR',
+      'JP',
+      'SG',
+      'MY',
+      'CN',
+    ]);
+    expect(body.data[0]).toMatchObject({
+      id: 'US',
+      code: 'US',
+      name: 'United States',
+      name_en: 'United States',
+      name_zh: '美国',
+      leaf: false,
+    });
 
-    const zh = await (await get('/v1/area/all', { lang: 'zh-cn' })).json();
-    const guangdong = zh.data.find((c: { id: string }) => c.id === 'CN').children.find((p: { id: string }) => p.id === 'CN-GD');
+    const zh = (await get('/v1/area/all', { lang: 'zh-cn' })).body;
+    const guangdong = zh.data
+      .find((c: { id: string }) => c.id === 'CN')
+      .children.find((p: { id: string }) => p.id === 'CN-GD');
     expect(guangdong).toMatchObject({ name: '广东省', name_en: 'Guangdong', leaf: false });
-    expect(guangdong.children[0]).toEqual({ id: 'CN-GD-440100', code: '440100', name: '广州市', name_en: 'Guangzhou', name_zh: '广州市', leaf: true });
+    expect(guangdong.children[0]).toEqual({
+      id: 'CN-GD-440100',
+      code: '440100',
+      name: '广州市',
+      name_en: 'Guangzhou',
+      name_zh: '广州市',
+      leaf: true,
+    });
   });
 
   it('sends ETag, Cache-Control and Vary, and answers 304 to a matching If-None-Match', async () => {
@@ -67,7 +67,7 @@ describe('GET /v1/area/all', () => {
     expect(first.headers.get('vary')).toMatch(/lang/);
     const again = await get('/v1/area/all', { lang: 'en', 'if-none-match': etag! });
     expect(again.status).toBe(304);
-    expect(await again.text()).toBe('');
+    expect(again.text).toBe('');
     // The other language is another representation, with its own tag.
     const chinese = await get('/v1/area/all', { lang: 'zh-cn', 'if-none-match': etag! });
     expect(chinese.status).toBe(200);
@@ -75,7 +75,7 @@ describe('GET /v1/area/all', () => {
   });
 
   it('keeps the whole answer small (measured: about 112 KB, 22 KB gzipped)', async () => {
-    const text = await (await get('/v1/area/all', { lang: 'en' })).text();
+    const { text } = await get('/v1/area/all', { lang: 'en' });
     expect(Buffer.byteLength(text)).toBeLessThan(160_000);
     expect(gzipSync(text).length).toBeLessThan(35_000);
   });
@@ -83,7 +83,7 @@ describe('GET /v1/area/all', () => {
   it('answers one level below a parent_id', async () => {
     const response = await get('/v1/area/all?parent_id=US-NY', { lang: 'en' });
     expect(response.status).toBe(200);
-    const { data } = await response.json();
+    const { data } = response.body;
     expect(data.length).toBeGreaterThan(100);
     expect(data.find((city: { name: string }) => city.name === 'Brooklyn')).toMatchObject({ leaf: true });
     expect(response.headers.get('etag')).toMatch(/^"/);
@@ -92,17 +92,17 @@ describe('GET /v1/area/all', () => {
   it('rejects a malformed parent_id with a 400 envelope and an unknown one with 404', async () => {
     const bad = await get('/v1/area/all?parent_id=%20US%20', { lang: 'en' });
     expect(bad.status).toBe(400);
-    const badBody = await bad.json();
+    const badBody = bad.body;
     expect(badBody).toMatchObject({ code: 400, data: null });
     expect(badBody.msg).toMatch(/parent_id/);
 
     const unknown = await get('/v1/area/all?parent_id=IT', { lang: 'zh-cn' });
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toMatchObject({ code: 404, msg: '未找到', data: null });
+    expect(unknown.body).toMatchObject({ code: 404, msg: '未找到', data: null });
   });
 
   it('documents itself in the OpenAPI document (recursive schema included)', () => {
-    const document = app.swagger() as { paths: Record<string, unknown> };
+    const document = shop.app.swagger() as { paths: Record<string, unknown> };
     expect(Object.keys(document.paths)).toContain('/v1/area/all');
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../../../i18n/locales';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { NotFoundError } from '../../shared/errors';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import {
@@ -14,6 +14,7 @@ import {
   type IState,
 } from './area-sources';
 import { englishNameOfChinesePlace, isChineseName, toSimplifiedChinese } from './chinese-names';
+import type { AreaNode } from './areas.schemas';
 
 /**
  * The country -> province/state -> city tree behind the address form's cascading select
@@ -30,18 +31,6 @@ import { englishNameOfChinesePlace, isChineseName, toSimplifiedChinese } from '.
  * states are the tree's leaves and their city lists, which run to thousands per country,
  * are answered one state at a time by `getAreaChildren`.
  */
-
-export interface AreaNode {
-  id: string;
-  code: string;
-  /** `name_en` or `name_zh`, following the request's language. */
-  name: string;
-  name_en: string;
-  name_zh: string;
-  leaf: boolean;
-  /** Present on every node that is not a leaf; absent on leaves. */
-  children?: AreaNode[];
-}
 
 /** A node before the request's language picks `name`. */
 export type BilingualArea = Omit<AreaNode, 'name' | 'children'> & { children?: BilingualArea[] };
@@ -137,7 +126,14 @@ async function buildChina(countryNames: { en: string; zh: string }): Promise<Bil
       ...(cities.length > 0 ? { children: cities } : {}),
     };
   });
-  return { id: CHINA, code: CHINA, name_en: countryNames.en, name_zh: countryNames.zh, leaf: children.length === 0, ...(children.length ? { children } : {}) };
+  return {
+    id: CHINA,
+    code: CHINA,
+    name_en: countryNames.en,
+    name_zh: countryNames.zh,
+    leaf: children.length === 0,
+    ...(children.length ? { children } : {}),
+  };
 }
 
 async function buildCountry(code: string, countryNames: { en: string; zh: string }): Promise<BilingualArea> {
@@ -150,7 +146,14 @@ async function buildCountry(code: string, countryNames: { en: string; zh: string
     name_zh: stateChineseName(state, chineseNames),
     leaf: true,
   }));
-  return { id: code, code, name_en: countryNames.en, name_zh: countryNames.zh, leaf: children.length === 0, ...(children.length ? { children } : {}) };
+  return {
+    id: code,
+    code,
+    name_en: countryNames.en,
+    name_zh: countryNames.zh,
+    leaf: children.length === 0,
+    ...(children.length ? { children } : {}),
+  };
 }
 
 /**
@@ -190,14 +193,6 @@ function remember<V>(cache: Map<string, V>, key: string, value: V, limit: number
   cache.delete(key);
   cache.set(key, value);
   while (cache.size > limit) cache.delete(cache.keys().next().value as string);
-}
-
-/** Forgets every built tree and list (tests; a data package upgrade needs a restart anyway). */
-export function clearAreaCaches(): void {
-  bilingualTrees.clear();
-  localizedTrees.clear();
-  stateCities.clear();
-  cityCounts.clear();
 }
 
 // ---------------------------------------------------------------- answers
@@ -279,9 +274,12 @@ function withoutChildren(node: BilingualArea): BilingualArea {
  * only when it has no cities, and its `parent_id` answer lists all of them (English
  * names). Children come without their own `children`: ask again one level down.
  */
-export async function getAreaChildren(ctx: AppContext, input: { parentId: string; locale: Locale }): Promise<AreaAnswer> {
+export async function getAreaChildren(
+  ctx: AppContext,
+  input: { parentId: string; locale: Locale },
+): Promise<AreaAnswer> {
   const codes = normalizeCountryList((await getSiteSettings(ctx)).country_list);
-  const [countryCode] = input.parentId.split('-');
+  const [countryCode = ''] = input.parentId.split('-');
   if (!codes.includes(countryCode)) throw new NotFoundError();
   const country = (await buildAreaTree(codes)).find((node) => node.id === countryCode);
   if (!country) throw new NotFoundError();

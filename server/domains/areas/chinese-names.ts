@@ -124,7 +124,7 @@ export function englishNameOfChinesePlace(chinese: string): string {
       matched = false;
       for (const key of ETHNIC_KEYS_LONGEST_FIRST) {
         if (rest.endsWith(key) && rest.length > key.length) {
-          ethnic.unshift(ETHNIC_DESIGNATIONS[key]);
+          ethnic.unshift(ETHNIC_DESIGNATIONS[key]!);
           rest = rest.slice(0, -key.length);
           matched = true;
           break;

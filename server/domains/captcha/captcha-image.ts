@@ -5,21 +5,36 @@ import sharp from 'sharp';
  * Digit glyphs drawn as strokes in a 60x100 box, two hands per digit. Only M, L, Q and C
  * commands, so the numbers of a path are coordinate pairs that can be moved one by one.
  */
-const GLYPHS: Record<string, string[]> = {
-  '0': ['M30 5 C2 5 2 95 30 95 C58 95 58 5 30 5', 'M30 4 C8 2 4 50 10 75 C16 100 50 100 54 70 C60 40 52 4 30 4 M44 22 L16 78'],
+const GLYPHS: Record<string, [string, ...string[]]> = {
+  '0': [
+    'M30 5 C2 5 2 95 30 95 C58 95 58 5 30 5',
+    'M30 4 C8 2 4 50 10 75 C16 100 50 100 54 70 C60 40 52 4 30 4 M44 22 L16 78',
+  ],
   '1': ['M22 17 L34 5 L34 95', 'M24 15 L34 5 L34 95 M20 95 L48 95'],
   '2': ['M8 25 C8 0 52 0 52 25 C52 45 20 60 8 95 L54 95', 'M10 22 Q30 -5 50 22 Q55 40 10 95 L55 92'],
   '3': ['M8 14 Q30 -5 50 18 Q55 42 26 48 Q58 52 52 80 Q40 104 8 88', 'M10 5 L50 5 L26 42 Q58 45 52 75 Q42 102 8 88'],
   '4': ['M42 95 L42 5 L6 68 L56 68', 'M14 5 L6 60 L54 60 M42 30 L42 95'],
-  '5': ['M50 5 L14 5 L10 45 Q30 32 48 48 Q60 70 46 88 Q28 102 8 88', 'M52 6 L16 8 L12 44 C40 30 58 52 52 74 C46 98 18 100 8 84'],
-  '6': ['M48 10 Q30 0 18 20 Q4 45 8 70 Q14 98 32 95 Q54 92 52 68 Q48 45 28 46 Q12 48 9 62', 'M46 4 L14 58 C4 80 16 96 30 96 C48 96 54 80 50 66 C44 48 20 48 14 60'],
+  '5': [
+    'M50 5 L14 5 L10 45 Q30 32 48 48 Q60 70 46 88 Q28 102 8 88',
+    'M52 6 L16 8 L12 44 C40 30 58 52 52 74 C46 98 18 100 8 84',
+  ],
+  '6': [
+    'M48 10 Q30 0 18 20 Q4 45 8 70 Q14 98 32 95 Q54 92 52 68 Q48 45 28 46 Q12 48 9 62',
+    'M46 4 L14 58 C4 80 16 96 30 96 C48 96 54 80 50 66 C44 48 20 48 14 60',
+  ],
   '7': ['M6 5 L54 5 L24 95', 'M6 8 L54 5 L24 95 M16 50 L46 50'],
-  '8': ['M30 48 C4 40 8 4 30 5 C52 4 56 40 30 48 C2 56 4 95 30 95 C56 95 58 56 30 48', 'M30 46 C12 42 10 8 30 6 C50 6 48 40 30 46 C8 52 6 94 30 94 C52 94 52 52 30 46'],
-  '9': ['M50 35 Q48 5 28 5 Q8 6 8 30 Q10 54 30 52 Q46 50 50 35 Q52 70 40 95', 'M50 30 C50 0 8 0 8 28 C8 55 50 55 50 30 L46 95'],
+  '8': [
+    'M30 48 C4 40 8 4 30 5 C52 4 56 40 30 48 C2 56 4 95 30 95 C56 95 58 56 30 48',
+    'M30 46 C12 42 10 8 30 6 C50 6 48 40 30 46 C8 52 6 94 30 94 C52 94 52 52 30 46',
+  ],
+  '9': [
+    'M50 35 Q48 5 28 5 Q8 6 8 30 Q10 54 30 52 Q46 50 50 35 Q52 70 40 95',
+    'M50 30 C50 0 8 0 8 28 C8 55 50 55 50 30 L46 95',
+  ],
 };
 
 const between = (min: number, max: number) => min + (randomInt(0, 1_000_001) / 1_000_000) * (max - min);
-const pick = <T>(items: readonly T[]): T => items[randomInt(0, items.length)];
+const pick = <T>(items: readonly [T, ...T[]]): T => items[randomInt(0, items.length)] ?? items[0];
 
 type Point = [number, number];
 type Warp = (point: Point) => Point;
@@ -44,7 +59,11 @@ function randomWarp(): Warp {
 }
 
 /** Places a glyph: jitter each point, then scale, skew, rotate, move, and bend with the picture's wave. */
-function placeGlyph(path: string, place: { x: number; y: number; scale: number; rotate: number; skew: number; jitter: number }, warp: Warp): string {
+function placeGlyph(
+  path: string,
+  place: { x: number; y: number; scale: number; rotate: number; skew: number; jitter: number },
+  warp: Warp,
+): string {
   const cos = Math.cos(place.rotate);
   const sin = Math.sin(place.rotate);
   const skew = Math.tan(place.skew);
@@ -71,7 +90,7 @@ export function captchaSvg(answer: string, size = 300): string {
   const degrees = (value: number) => (value * Math.PI) / 180;
   const glyphs = [...answer].map((digit, index) => {
     const path = placeGlyph(
-      pick(GLYPHS[digit]),
+      pick(GLYPHS[digit] ?? GLYPHS['0']!),
       {
         x: 20 + slot * (index + 0.5) + between(-6, 6),
         y: size / 2 + between(-45, 45),
@@ -90,12 +109,20 @@ export function captchaSvg(answer: string, size = 300): string {
     return `<path d="${mapPath(curveAcross(size, size), warp)}" stroke="${inkColor()}" stroke-width="${width}" opacity="${between(0.55, 0.9).toFixed(2)}"/>`;
   });
   const decoys = Array.from({ length: 3 }, () => {
-    const place = { x: between(0, size), y: between(0, size), scale: between(0.25, 0.4), rotate: between(0, Math.PI * 2), skew: 0, jitter: 6 };
-    return `<path d="${placeGlyph(pick(GLYPHS[String(randomInt(0, 10))]), place, warp)}" stroke="${inkColor()}" stroke-width="4" opacity="0.25"/>`;
+    const place = {
+      x: between(0, size),
+      y: between(0, size),
+      scale: between(0.25, 0.4),
+      rotate: between(0, Math.PI * 2),
+      skew: 0,
+      jitter: 6,
+    };
+    return `<path d="${placeGlyph(pick(GLYPHS[String(randomInt(0, 10))] ?? GLYPHS['0']!), place, warp)}" stroke="${inkColor()}" stroke-width="4" opacity="0.25"/>`;
   });
   const dots = Array.from(
     { length: 220 },
-    () => `<circle cx="${between(0, size).toFixed(0)}" cy="${between(0, size).toFixed(0)}" r="${between(0.8, 2.6).toFixed(1)}" fill="${randomInt(0, 2) ? inkColor() : paleColor()}"/>`,
+    () =>
+      `<circle cx="${between(0, size).toFixed(0)}" cy="${between(0, size).toFixed(0)}" r="${between(0.8, 2.6).toFixed(1)}" fill="${randomInt(0, 2) ? inkColor() : paleColor()}"/>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${size} ${size}">
 <defs><linearGradient id="bg" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${paleColor()}"/><stop offset="1" stop-color="${paleColor()}"/></linearGradient></defs>
@@ -107,6 +134,8 @@ ${dots.join('')}
 
 /** A 300x300 PNG as a `data:` URL, what the captcha dialog shows (SPEC section 2). */
 export async function captchaDataUrl(answer: string): Promise<string> {
-  const png = await sharp(Buffer.from(captchaSvg(answer))).png({ compressionLevel: 6 }).toBuffer();
+  const png = await sharp(Buffer.from(captchaSvg(answer)))
+    .png({ compressionLevel: 6 })
+    .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
 }

@@ -1,18 +1,18 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { AppError } from '../../shared/errors';
-import { countAttempt } from '../customers/rate-limits';
+import { countAttempt } from '../../shared/rate-limits';
 import { captchaDataUrl } from './captcha-image';
+import type { IssuedCaptcha } from './captcha.schemas';
 
 /** Captcha answers live five minutes and can be tried once. */
 export const CAPTCHA_TTL_SECONDS = 5 * 60;
 
 /** A wrong, expired or reused captcha: its own envelope code, so a client knows to show a fresh one. */
-export const CAPTCHA_INVALID_CODE = 4001;
 
 export class CaptchaInvalidError extends AppError {
   constructor() {
-    super('accounts.captcha.invalid', 400, CAPTCHA_INVALID_CODE);
+    super('captchaInvalid', 'accounts.captcha.invalid');
   }
 }
 
@@ -21,12 +21,6 @@ const keyOf = (id: string) => `captcha:${id}`;
 /** Only an HMAC of id and answer is stored, so the shared store never holds a readable answer. */
 function answerHash(ctx: AppContext, id: string, answer: string): Buffer {
   return createHmac('sha256', ctx.env.SESSION_SECRET).update(`captcha.${id}.${answer.trim()}`).digest();
-}
-
-export interface IssuedCaptcha {
-  id: string;
-  /** `data:image/png;base64,...`, 300x300. */
-  data: string;
 }
 
 /** A new digit captcha (4 or 5 digits). Counted against the client's captcha limit. */
@@ -47,7 +41,8 @@ export async function checkCaptcha(ctx: AppContext, id: string, answer: string):
   if (!id || id.length > 64) return false;
   const stored = await ctx.kv.take(keyOf(id));
   if (!stored) return false;
-  if (ctx.env.CAPTCHA_TEST_ANSWER && ctx.env.NODE_ENV !== 'production' && answer.trim() === ctx.env.CAPTCHA_TEST_ANSWER) return true;
+  if (ctx.env.CAPTCHA_TEST_ANSWER && ctx.env.NODE_ENV !== 'production' && answer.trim() === ctx.env.CAPTCHA_TEST_ANSWER)
+    return true;
   const expected = Buffer.from(stored, 'base64url');
   const given = answerHash(ctx, id, answer);
   return expected.length === given.length && timingSafeEqual(expected, given);

@@ -1,11 +1,19 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { pickText, translate, type Locale } from '../../../i18n';
 import { cartItems } from '../../db/schema';
-import { markPersonal, type AppContext } from '../../shared/context';
+import { markPersonal, type AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { formatAmount, type Currency } from '../../shared/money';
-import { assertLineBuyable, lineProblem, loadSkuFacts, propertiesText, type LineProblem, type SkuFacts } from '../checkout/sku-facts';
-import { MAX_CART_LINES, MAX_LINE_QUANTITY } from './cart.schemas';
+import {
+  assertLineBuyable,
+  lineProblem,
+  loadSkuFacts,
+  propertiesText,
+  type LineProblem,
+  type SkuFacts,
+} from '../catalog/sku-facts';
+import { MAX_CART_LINES, MAX_LINE_QUANTITY, type CartLineView, type CartView } from './cart.schemas';
+import { onlyRow } from '../../db/rows';
 
 /**
  * A cart is a set of (SKU, quantity) lines under one key: `u:<user id>` for a signed-in
@@ -19,47 +27,25 @@ export const guestCartKey = (guestCartId: string): CartKey => `g:${guestCartId}`
 /** Guest carts nobody touched for this long are deleted by the order sweep. */
 export const GUEST_CART_TTL_DAYS = 30;
 
-export interface CartLineView {
-  sku_id: number;
-  product_id: number;
-  name: string;
-  properties: string;
-  image: string | null;
-  price: string;
-  price_minor: number;
-  currency: Currency;
-  quantity: number;
-  line_total_minor: number;
-  stock: number;
-  /** null when the line can be bought as it is. */
-  problem: LineProblem | null;
-  problem_text: string | null;
-}
-
-export interface CartView {
-  lines: CartLineView[];
-  /** Sum of quantities (the header badge). */
-  count: number;
-  /** Goods total of the lines without a problem, minor units of `currency`. */
-  goods_amount_minor: number;
-  goods_amount: string;
-  currency: Currency;
-  has_problems: boolean;
-}
-
 function problemText(locale: Locale, problem: LineProblem | null, facts: SkuFacts): string | null {
   if (!problem) return null;
   return translate(locale, `cart.problem.${problem}`, { stock: facts.stock });
 }
 
-export async function getCart(ctx: AppContext, input: { cartKey: CartKey; locale: Locale; currency: Currency }): Promise<CartView> {
+export async function getCart(
+  ctx: AppContext,
+  input: { cartKey: CartKey; locale: Locale; currency: Currency },
+): Promise<CartView> {
   markPersonal(ctx);
   const rows = await ctx.db
     .select({ skuId: cartItems.skuId, quantity: cartItems.quantity })
     .from(cartItems)
     .where(eq(cartItems.cartKey, input.cartKey))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.skuId));
-  const facts = await loadSkuFacts(ctx.db, rows.map((row) => row.skuId));
+  const facts = await loadSkuFacts(
+    ctx.db,
+    rows.map((row) => row.skuId),
+  );
   const pick = (text: Parameters<typeof pickText>[0]) => pickText(text, input.locale);
   const lines: CartLineView[] = [];
   for (const row of rows) {
@@ -95,15 +81,20 @@ export async function getCart(ctx: AppContext, input: { cartKey: CartKey; locale
 
 export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<number> {
   markPersonal(ctx);
-  const [row] = await ctx.db
-    .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
-    .from(cartItems)
-    .where(eq(cartItems.cartKey, cartKey));
+  const row = onlyRow(
+    await ctx.db
+      .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
+      .from(cartItems)
+      .where(eq(cartItems.cartKey, cartKey)),
+  );
   return row.total;
 }
 
 /** Adds to a line (creating it), never beyond stock or MAX_LINE_QUANTITY. */
-export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<number> {
+export async function addToCart(
+  ctx: AppContext,
+  input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale },
+): Promise<number> {
   markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
   const [current] = await ctx.db
@@ -113,20 +104,29 @@ export async function addToCart(ctx: AppContext, input: { cartKey: CartKey; skuI
   const wanted = Math.min((current?.quantity ?? 0) + input.quantity, MAX_LINE_QUANTITY);
   assertLineBuyable(sku, wanted, input.locale);
   if (!current) {
-    const lines = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(cartItems).where(eq(cartItems.cartKey, input.cartKey));
-    if (lines[0].n >= MAX_CART_LINES) throw new BadRequestError('cart.tooManyLines', { max: MAX_CART_LINES });
+    const lines = await ctx.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(cartItems)
+      .where(eq(cartItems.cartKey, input.cartKey));
+    if (onlyRow(lines).n >= MAX_CART_LINES) throw new BadRequestError('cart.tooManyLines', { max: MAX_CART_LINES });
   }
   await ctx.db
     .insert(cartItems)
     .values({ cartKey: input.cartKey, skuId: input.skuId, quantity: wanted })
     .onConflictDoUpdate({
       target: [cartItems.cartKey, cartItems.skuId],
-      set: { quantity: sql`least(${cartItems.quantity} + ${input.quantity}, ${MAX_LINE_QUANTITY})`, updatedAt: sql`now()` },
+      set: {
+        quantity: sql`least(${cartItems.quantity} + ${input.quantity}, ${MAX_LINE_QUANTITY})`,
+        updatedAt: sql`now()`,
+      },
     });
   return wanted;
 }
 
-export async function setCartQuantity(ctx: AppContext, input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale }): Promise<void> {
+export async function setCartQuantity(
+  ctx: AppContext,
+  input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale },
+): Promise<void> {
   markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
   assertLineBuyable(sku, input.quantity, input.locale);
@@ -171,7 +171,10 @@ export async function removeCartLines(db: AppContext['db'], cartKey: CartKey, sk
   await db.delete(cartItems).where(and(eq(cartItems.cartKey, cartKey), inArray(cartItems.skuId, skuIds)));
 }
 
-export async function cartLines(db: AppContext['db'], cartKey: CartKey): Promise<Array<{ skuId: number; quantity: number }>> {
+export async function cartLines(
+  db: AppContext['db'],
+  cartKey: CartKey,
+): Promise<Array<{ skuId: number; quantity: number }>> {
   return db
     .select({ skuId: cartItems.skuId, quantity: cartItems.quantity })
     .from(cartItems)

@@ -1,20 +1,10 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import { productGroups } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
+import type { GroupDetail, GroupNode } from './catalog.schemas';
 
 export type GroupRow = typeof productGroups.$inferSelect;
-
-export interface GroupNode {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  image: string | null;
-  parent_id: number | null;
-  leaf: boolean;
-  children: GroupNode[];
-}
 
 /** All visible groups; there are tens of them, so callers shape trees in memory. */
 export async function visibleGroups(ctx: AppContext): Promise<GroupRow[]> {
@@ -55,7 +45,7 @@ export function groupAndDescendantIds(groups: GroupRow[], rootId: number): numbe
   return ids;
 }
 
-export async function getGroup(ctx: AppContext, id: number, locale: Locale) {
+export async function getGroup(ctx: AppContext, id: number, locale: Locale): Promise<GroupDetail | null> {
   const groups = await visibleGroups(ctx);
   const group = groups.find((candidate) => candidate.id === id);
   if (!group) return null;
@@ -66,14 +56,16 @@ export async function getGroup(ctx: AppContext, id: number, locale: Locale) {
   }
   const children = groups.filter((candidate) => candidate.parentId === group.id && candidate.kind === group.kind);
   return {
-    ...toNode(group, locale, children.map((child) => toNode(child, locale, []))),
+    ...toNode(
+      group,
+      locale,
+      children.map((child) => toNode(child, locale, [])),
+    ),
     kind: group.kind,
     updated_at: group.updatedAt.toISOString(),
     breadcrumb: trail.map((item) => ({ id: item.id, name: pickText(item.name, locale) })),
   };
 }
-
-export type GroupDetail = NonNullable<Awaited<ReturnType<typeof getGroup>>>;
 
 export async function collectionGroups(ctx: AppContext): Promise<GroupRow[]> {
   return ctx.db

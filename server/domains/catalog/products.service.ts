@@ -9,37 +9,18 @@ import {
   products,
   productSkus,
 } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { formatAmount, isCurrency, type Currency } from '../../shared/money';
-import type { ProductListQuery } from './catalog.schemas';
+import type {
+  HomeSection,
+  ListedProduct,
+  ProductCard,
+  ProductDetail,
+  ProductListQuery,
+  ProductPage,
+} from './catalog.schemas';
 import { collectionGroups, groupAndDescendantIds, visibleGroups } from './groups.service';
-
-export interface ImageView {
-  url: string;
-  width: number;
-  height: number;
-  alt: string;
-}
-
-export interface SwatchView {
-  value_id: number;
-  name: string;
-  color: string;
-  image: string | null;
-}
-
-export interface ProductCard {
-  id: number;
-  name: string;
-  image: ImageView | null;
-  /** Lowest SKU price, decimal string in `currency` ('129.00'). */
-  price: string;
-  price_minor: number;
-  currency: Currency;
-  sold: number;
-  in_stock: boolean;
-  swatches: SwatchView[];
-}
+import { onlyRow } from '../../db/rows';
 
 function currencyOf(code: string): Currency {
   return isCurrency(code) ? code : 'CNY';
@@ -59,7 +40,14 @@ function keywordConditions(keyword: string | undefined): SQL[] {
 /** Cards for a list of products, in the given order: first image, lowest price, colour swatches. */
 async function cardsFor(
   ctx: AppContext,
-  rows: Array<{ id: number; name: { en: string; 'zh-cn': string }; soldCount: number; minPrice: number; currency: string; stock: number }>,
+  rows: Array<{
+    id: number;
+    name: { en: string; 'zh-cn': string };
+    soldCount: number;
+    minPrice: number;
+    currency: string;
+    stock: number;
+  }>,
   locale: Locale,
 ): Promise<ProductCard[]> {
   if (rows.length === 0) return [];
@@ -90,7 +78,12 @@ async function cardsFor(
       id: row.id,
       name: pickText(row.name, locale),
       image: image
-        ? { url: image.url, width: image.width, height: image.height, alt: pickText(image.alt, locale) || pickText(row.name, locale) }
+        ? {
+            url: image.url,
+            width: image.width,
+            height: image.height,
+            alt: pickText(image.alt, locale) || pickText(row.name, locale),
+          }
         : null,
       price: formatAmount({ amountMinor: row.minPrice, currency }),
       price_minor: row.minPrice,
@@ -99,7 +92,12 @@ async function cardsFor(
       in_stock: row.stock > 0,
       swatches: swatches
         .filter((swatch) => swatch.productId === row.id)
-        .map((swatch) => ({ value_id: swatch.valueId, name: pickText(swatch.value, locale), color: swatch.swatch!, image: swatch.image })),
+        .map((swatch) => ({
+          value_id: swatch.valueId,
+          name: pickText(swatch.value, locale),
+          color: swatch.swatch!,
+          image: swatch.image,
+        })),
     };
   });
 }
@@ -117,12 +115,16 @@ function skuStats(ctx: AppContext) {
     .as('sku_stats');
 }
 
-export interface ProductPage {
-  records: ProductCard[];
-  total: number;
-  page: number;
-  page_size: number;
-  has_more: boolean;
+/** The columns cardsFor needs: the product's own, and its lowest price, currency and stock from skuStats. */
+function cardColumns(stats: ReturnType<typeof skuStats>) {
+  return {
+    id: products.id,
+    name: products.name,
+    soldCount: products.soldCount,
+    minPrice: stats.minPrice,
+    currency: stats.currency,
+    stock: stats.stock,
+  };
 }
 
 /** `GET /v1/good/list`: listed products, filtered, sorted and paged. */
@@ -149,15 +151,7 @@ export async function listProducts(ctx: AppContext, query: ProductListQuery, loc
     price_desc: [desc(stats.minPrice), desc(products.id)],
   }[query.sort];
   const rows = await ctx.db
-    .select({
-      id: products.id,
-      name: products.name,
-      soldCount: products.soldCount,
-      minPrice: stats.minPrice,
-      currency: stats.currency,
-      stock: stats.stock,
-      total: sql<number>`count(*) over ()`.mapWith(Number),
-    })
+    .select({ ...cardColumns(stats), total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(products)
     .innerJoin(stats, eq(stats.productId, products.id))
     .where(and(...conditions))
@@ -166,11 +160,13 @@ export async function listProducts(ctx: AppContext, query: ProductListQuery, loc
     .offset((query.page - 1) * query.page_size);
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && query.page > 1) {
-    const [counted] = await ctx.db
-      .select({ total: sql<number>`count(*)`.mapWith(Number) })
-      .from(products)
-      .innerJoin(stats, eq(stats.productId, products.id))
-      .where(and(...conditions));
+    const counted = onlyRow(
+      await ctx.db
+        .select({ total: sql<number>`count(*)`.mapWith(Number) })
+        .from(products)
+        .innerJoin(stats, eq(stats.productId, products.id))
+        .where(and(...conditions)),
+    );
     total = counted.total;
   }
   return {
@@ -182,15 +178,6 @@ export async function listProducts(ctx: AppContext, query: ProductListQuery, loc
   };
 }
 
-export interface HomeSection {
-  id: number;
-  slug: string;
-  name: string;
-  description: string;
-  image: string | null;
-  products: ProductCard[];
-}
-
 /** `GET /v1/goodGroup/list/1`: the home page's sections, each a collection with its first products. */
 export async function homeSections(ctx: AppContext, locale: Locale, perSection = 8): Promise<HomeSection[]> {
   const collections = await collectionGroups(ctx);
@@ -198,14 +185,7 @@ export async function homeSections(ctx: AppContext, locale: Locale, perSection =
     collections.map(async (collection) => {
       const stats = skuStats(ctx);
       const rows = await ctx.db
-        .select({
-          id: products.id,
-          name: products.name,
-          soldCount: products.soldCount,
-          minPrice: stats.minPrice,
-          currency: stats.currency,
-          stock: stats.stock,
-        })
+        .select(cardColumns(stats))
         .from(productGroupMembers)
         .innerJoin(products, eq(products.id, productGroupMembers.productId))
         .innerJoin(stats, eq(stats.productId, products.id))
@@ -233,7 +213,7 @@ export const SERVICE_NOTE_KEYS = {
 } as const;
 
 /** `GET /v1/good/{id}`: everything the product page shows. Null for unknown or unlisted products. */
-export async function getProduct(ctx: AppContext, id: number, locale: Locale) {
+export async function getProduct(ctx: AppContext, id: number, locale: Locale): Promise<ProductDetail | null> {
   const [product] = await ctx.db
     .select()
     .from(products)
@@ -241,7 +221,11 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale) {
     .limit(1);
   if (!product) return null;
   const [images, properties, values, skus, memberships] = await Promise.all([
-    ctx.db.select().from(productImages).where(eq(productImages.productId, id)).orderBy(asc(productImages.sort), asc(productImages.id)),
+    ctx.db
+      .select()
+      .from(productImages)
+      .where(eq(productImages.productId, id))
+      .orderBy(asc(productImages.sort), asc(productImages.id)),
     ctx.db
       .select()
       .from(productProperties)
@@ -255,7 +239,12 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale) {
       .orderBy(asc(productPropertyValues.sort), asc(productPropertyValues.id)),
     ctx.db.select().from(productSkus).where(eq(productSkus.productId, id)).orderBy(asc(productSkus.id)),
     ctx.db
-      .select({ id: productGroups.id, kind: productGroups.kind, name: productGroups.name, parentId: productGroups.parentId })
+      .select({
+        id: productGroups.id,
+        kind: productGroups.kind,
+        name: productGroups.name,
+        parentId: productGroups.parentId,
+      })
       .from(productGroupMembers)
       .innerJoin(productGroups, eq(productGroups.id, productGroupMembers.groupId))
       .where(and(eq(productGroupMembers.productId, id), eq(productGroups.visible, true))),
@@ -271,13 +260,23 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale) {
     slug: product.slug,
     name,
     description: pickText(product.description, locale),
-    images: images.map((image) => ({ url: image.url, width: image.width, height: image.height, alt: pickText(image.alt, locale) || name })),
+    images: images.map((image) => ({
+      url: image.url,
+      width: image.width,
+      height: image.height,
+      alt: pickText(image.alt, locale) || name,
+    })),
     property: properties.map((property) => ({
       id: property.id,
       name: pickText(property.name, locale),
       values: values
         .filter(({ value }) => value.propertyId === property.id)
-        .map(({ value }) => ({ id: value.id, name: pickText(value.value, locale), swatch: value.swatch, image: value.image })),
+        .map(({ value }) => ({
+          id: value.id,
+          name: pickText(value.value, locale),
+          swatch: value.swatch,
+          image: value.image,
+        })),
     })),
     good_sku: skus.map((sku) => ({
       id: sku.id,
@@ -303,10 +302,8 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale) {
   };
 }
 
-export type ProductDetail = NonNullable<Awaited<ReturnType<typeof getProduct>>>;
-
 /** `GET /v1/good/GetldList`: ids of every listed product, for prefetching and the sitemap. */
-export async function listedProductIds(ctx: AppContext): Promise<Array<{ id: number; updated_at: string }>> {
+export async function listedProductIds(ctx: AppContext): Promise<ListedProduct[]> {
   const rows = await ctx.db
     .select({ id: products.id, updatedAt: products.updatedAt })
     .from(products)

@@ -1,14 +1,22 @@
 import { pickText, translate, type Locale } from '../../../i18n';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
-import { convert, formatAmount, rateToScaled, RATE_SCALE, type Currency } from '../../shared/money';
-import { addressView, defaultAddress, findAddress, type AddressView } from '../addresses/addresses.service';
+import {
+  amountView,
+  convert,
+  formatAmount,
+  rateText,
+  rateToScaled,
+  RATE_SCALE,
+  type Currency,
+} from '../../shared/money';
+import { addressView, defaultAddress, findAddress } from '../addresses/addresses.service';
 import { cartLines, userCartKey } from '../cart/cart.service';
 import { evaluateCoupon, findCoupon, type Coupon } from '../coupons/coupons.service';
 import { shippingFee, shippingRuleFor } from '../shipping/shipping.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
-import { MAX_ORDER_LINES } from './checkout.schemas';
-import { assertLineBuyable, loadSkuFacts, propertiesText, type SkuFacts } from './sku-facts';
+import { MAX_ORDER_LINES, type ConfirmView } from './checkout.schemas';
+import { assertLineBuyable, loadSkuFacts, propertiesText, type SkuFacts } from '../catalog/sku-facts';
 
 /**
  * The price of an order, computed on the server from the catalogue, the address, the
@@ -70,31 +78,42 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
   const currency = settings.currency;
   const rates = settings.exchange_rates;
   const requested = await requestedLines(ctx, input);
-  const facts = await loadSkuFacts(ctx.db, requested.map((line) => line.skuId));
+  const facts = await loadSkuFacts(
+    ctx.db,
+    requested.map((line) => line.skuId),
+  );
   const lines: QuoteLine[] = requested.map(({ skuId, quantity }) => {
     const sku = facts.get(skuId);
     assertLineBuyable(sku, quantity, input.locale);
-    const unitPriceMinor = convert({ amountMinor: sku.priceMinor, currency: sku.currency }, currency, rates).amountMinor;
+    const unitPriceMinor = convert(
+      { amountMinor: sku.priceMinor, currency: sku.currency },
+      currency,
+      rates,
+    ).amountMinor;
     return { sku, quantity, unitPriceMinor, lineTotalMinor: unitPriceMinor * quantity };
   });
   const goodsMinor = lines.reduce((sum, line) => sum + line.lineTotalMinor, 0);
-  const weightGrams = lines.reduce((sum, line) => sum + (line.sku.freeShipping ? 0 : line.sku.weightGrams * line.quantity), 0);
+  const weightGrams = lines.reduce(
+    (sum, line) => sum + (line.sku.freeShipping ? 0 : line.sku.weightGrams * line.quantity),
+    0,
+  );
 
-  let address = null;
-  if (input.address_id !== undefined) {
-    address = (await findAddress(ctx, { userId: input.userId, id: input.address_id })) ?? null;
-    if (!address) throw new NotFoundError('address.notFound');
-  } else {
-    address = (await defaultAddress(ctx, input.userId)) ?? null;
-  }
-  const shippingMinor = address ? shippingFee(await shippingRuleFor(ctx.db, address.countryCode), { weightGrams, goodsMinor }) : 0;
+  const address =
+    input.address_id === undefined
+      ? ((await defaultAddress(ctx, input.userId)) ?? null)
+      : await findAddress(ctx, { userId: input.userId, id: input.address_id });
+  if (input.address_id !== undefined && !address) throw new NotFoundError('address.notFound');
+  const shippingMinor = address
+    ? shippingFee(await shippingRuleFor(ctx.db, address.countryCode), { weightGrams, goodsMinor })
+    : 0;
 
   let coupon: Coupon | null = null;
   let discountMinor = 0;
   if (input.coupon_code) {
     const check = evaluateCoupon(await findCoupon(ctx.db, input.coupon_code), goodsMinor, now);
     if (!check.ok) {
-      const amount = check.minSpendMinor !== undefined ? formatAmount({ amountMinor: check.minSpendMinor, currency }) : '';
+      const amount =
+        check.minSpendMinor !== undefined ? formatAmount({ amountMinor: check.minSpendMinor, currency }) : '';
       throw new BadRequestError(check.messageKey, { amount: `${amount} ${currency}` });
     }
     coupon = check.coupon;
@@ -120,58 +139,6 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
     totalMinor,
     displayTotalMinor: amountView(totalMinor, currency, displayCurrency, displayRateMicros).display_amount_minor,
   };
-}
-
-/** An amount in the settlement currency and, converted, in the buyer's display currency. */
-export interface AmountView {
-  amount_minor: number;
-  amount: string;
-  display_amount_minor: number;
-  display_amount: string;
-}
-
-export function amountView(amountMinor: number, currency: Currency, displayCurrency: Currency, displayRateMicros: number): AmountView {
-  // The frozen rate: display = settlement x rate, with the currencies' minor digits.
-  const display = convert({ amountMinor, currency }, displayCurrency, {
-    [currency]: 1,
-    [displayCurrency]: displayRateMicros / Number(RATE_SCALE),
-  } as Record<Currency, number>);
-  return {
-    amount_minor: amountMinor,
-    amount: formatAmount({ amountMinor, currency }),
-    display_amount_minor: display.amountMinor,
-    display_amount: formatAmount(display),
-  };
-}
-
-export function rateText(displayRateMicros: number): string {
-  return (displayRateMicros / Number(RATE_SCALE)).toFixed(6);
-}
-
-export interface ConfirmView {
-  lines: Array<{
-    sku_id: number;
-    product_id: number;
-    name: string;
-    properties: string;
-    image: string | null;
-    quantity: number;
-    unit_price: AmountView;
-    line_total: AmountView;
-  }>;
-  address: AddressView | null;
-  /** True when there is no address yet: the shipping fee is not known. */
-  needs_address: boolean;
-  currency: Currency;
-  display_currency: Currency;
-  exchange_rate: string;
-  weight_grams: number;
-  coupon: { code: string; discount: AmountView } | null;
-  product_price: AmountView;
-  shipping_fee: AmountView;
-  discount: AmountView;
-  total: AmountView;
-  labels: { product_price: string; shipping_fee: string; discount: string; total: string };
 }
 
 export async function confirmView(quote: Quote, locale: Locale): Promise<ConfirmView> {

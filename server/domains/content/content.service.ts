@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
-import { contentPages, type ContentBlock } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import { contentPages } from '../../db/schema';
+import type { ContentBlock } from '../../shared/content-blocks';
+import type { AppContext } from '../../context';
 
 export const CONTENT_PAGE_SLUGS = ['videos', 'our-story', 'faq', 'contact-us'] as const;
 export type ContentPageSlug = (typeof CONTENT_PAGE_SLUGS)[number];

@@ -2,19 +2,23 @@ import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { coupons } from '../../db/schema';
 import type { Database } from '../../db/client';
+import type { TransactionContext } from '../../context';
 
 export type Coupon = typeof coupons.$inferSelect;
 
 export type CouponCheck =
-  | { ok: true; coupon: Coupon; discountMinor: number }
-  | { ok: false; messageKey: MessageKey; minSpendMinor?: number };
+  { ok: true; coupon: Coupon; discountMinor: number } | { ok: false; messageKey: MessageKey; minSpendMinor?: number };
 
 export function normalizeCouponCode(code: string): string {
   return code.trim().toUpperCase();
 }
 
 export async function findCoupon(db: Database, code: string): Promise<Coupon | undefined> {
-  const [row] = await db.select().from(coupons).where(eq(coupons.code, normalizeCouponCode(code))).limit(1);
+  const [row] = await db
+    .select()
+    .from(coupons)
+    .where(eq(coupons.code, normalizeCouponCode(code)))
+    .limit(1);
   return row;
 }
 
@@ -26,8 +30,10 @@ export function evaluateCoupon(coupon: Coupon | undefined, goodsMinor: number, n
   if (!coupon || !coupon.active) return { ok: false, messageKey: 'order.couponInvalid' };
   if (coupon.startsAt && coupon.startsAt > now) return { ok: false, messageKey: 'order.couponNotStarted' };
   if (coupon.expiresAt && coupon.expiresAt <= now) return { ok: false, messageKey: 'order.couponExpired' };
-  if (coupon.usageLimit !== null && coupon.usedCount >= coupon.usageLimit) return { ok: false, messageKey: 'order.couponUsedUp' };
-  if (goodsMinor < coupon.minSpendMinor) return { ok: false, messageKey: 'order.couponMinSpend', minSpendMinor: coupon.minSpendMinor };
+  if (coupon.usageLimit !== null && coupon.usedCount >= coupon.usageLimit)
+    return { ok: false, messageKey: 'order.couponUsedUp' };
+  if (goodsMinor < coupon.minSpendMinor)
+    return { ok: false, messageKey: 'order.couponMinSpend', minSpendMinor: coupon.minSpendMinor };
   const raw = coupon.kind === 'percent' ? Math.floor((goodsMinor * coupon.value) / 100) : coupon.value;
   return { ok: true, coupon, discountMinor: Math.min(raw, goodsMinor) };
 }
@@ -36,8 +42,8 @@ export function evaluateCoupon(coupon: Coupon | undefined, goodsMinor: number, n
  * Counts one use inside the order's transaction; false when the limit was reached
  * meanwhile (the guard and the check constraint make overuse impossible).
  */
-export async function claimCouponUse(db: Database, couponId: number): Promise<boolean> {
-  const claimed = await db
+export async function claimCouponUse(ctx: TransactionContext, couponId: number): Promise<boolean> {
+  const claimed = await ctx.db
     .update(coupons)
     .set({ usedCount: sql`${coupons.usedCount} + 1` })
     .where(and(eq(coupons.id, couponId), or(isNull(coupons.usageLimit), lt(coupons.usedCount, coupons.usageLimit))))
@@ -45,10 +51,25 @@ export async function claimCouponUse(db: Database, couponId: number): Promise<bo
   return claimed.length === 1;
 }
 
+/** Gives one use back (a cancelled order), inside the caller's transaction; never below zero. */
+export async function releaseCouponUse(ctx: TransactionContext, couponId: number): Promise<void> {
+  await ctx.db
+    .update(coupons)
+    .set({ usedCount: sql`greatest(${coupons.usedCount} - 1, 0)` })
+    .where(eq(coupons.id, couponId));
+}
+
 /** Demo codes: 10% off from 100 CNY, 30 CNY off from 200 CNY (1,000 uses). */
 export const DEMO_COUPONS: Array<typeof coupons.$inferInsert> = [
   { code: 'WELCOME10', kind: 'percent', value: 10, minSpendMinor: 10_000 },
-  { code: 'SAVE30', kind: 'fixed', value: 3_000, minSpendMinor: 20_000, usageLimit: 1_000, expiresAt: new Date('2030-12-31T23:59:59Z') },
+  {
+    code: 'SAVE30',
+    kind: 'fixed',
+    value: 3_000,
+    minSpendMinor: 20_000,
+    usageLimit: 1_000,
+    expiresAt: new Date('2030-12-31T23:59:59Z'),
+  },
 ];
 
 export async function seedCoupons(db: Database): Promise<void> {

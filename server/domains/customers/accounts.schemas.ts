@@ -1,5 +1,6 @@
 import { isValidPhoneNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { z } from 'zod';
+import { safeRedirectPath } from '../../shared/safe-redirect';
 import { singleLine } from '../../shared/text';
 import { mixesScripts } from './usernames';
 
@@ -35,10 +36,13 @@ export function maskMobile(mobile: string | null): string {
 }
 
 /** A message key for a missing value only; other problems keep their own messages. */
-const whenMissing = (key: string) => ({ error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? key : undefined) });
+const whenMissing = (key: string) => ({
+  error: (issue: { input?: unknown }) => (issue.input === undefined || issue.input === null ? key : undefined),
+});
 
 /** Numbers sent by older clients are read as text. */
-const text = (schema: z.ZodString) => z.preprocess((value) => (typeof value === 'number' ? String(value) : value), schema);
+const text = (schema: z.ZodString) =>
+  z.preprocess((value) => (typeof value === 'number' ? String(value) : value), schema);
 
 export const emailField = z
   .string(whenMissing('accounts.email.required'))
@@ -49,7 +53,10 @@ export const emailField = z
   .transform((value) => value.toLowerCase());
 
 export const newPasswordField = z.string(whenMissing('accounts.password.required')).min(8).max(128);
-export const passwordField = z.string(whenMissing('accounts.password.required')).min(1, 'accounts.password.required').max(128);
+export const passwordField = z
+  .string(whenMissing('accounts.password.required'))
+  .min(1, 'accounts.password.required')
+  .max(128);
 
 export const usernameField = z
   .string()
@@ -80,7 +87,10 @@ export const avatarField = z
   .trim()
   .max(2048)
   .check(singleLine)
-  .refine((value) => value === '' || /^\/uploads\/[\w./-]+$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value), 'accounts.avatar.invalid');
+  .refine(
+    (value) => value === '' || /^\/uploads\/[\w./-]+$/.test(value) || /^https:\/\/[^\s"'<>]+$/.test(value),
+    'accounts.avatar.invalid',
+  );
 
 export const captchaFields = {
   dots: text(z.string(whenMissing('accounts.captcha.required')).trim().min(1, 'accounts.captcha.required').max(12)),
@@ -88,7 +98,11 @@ export const captchaFields = {
 };
 
 export const codeField = text(
-  z.string(whenMissing('accounts.code.required')).trim().min(1, 'accounts.code.required').regex(/^\d{6}$/, 'accounts.code.invalid'),
+  z
+    .string(whenMissing('accounts.code.required'))
+    .trim()
+    .min(1, 'accounts.code.required')
+    .regex(/^\d{6}$/, 'accounts.code.invalid'),
 );
 
 export const registerSchema = z.object({
@@ -100,6 +114,10 @@ export const registerSchema = z.object({
   sex: sexField.optional(),
   ...captchaFields,
 });
+
+/** What the visitor read in the captcha picture (`dots`) and the captcha's id (`key`). */
+export const captchaAnswer = z.object(captchaFields);
+export type CaptchaAnswer = z.infer<typeof captchaAnswer>;
 
 export const loginSchema = z.object({ email: emailField, password: passwordField, ...captchaFields });
 export const sendCodeSchema = z.object({ email: emailField, ...captchaFields });
@@ -116,9 +134,78 @@ export const changePasswordSchema = z.object({
   new_password: newPasswordField,
 });
 
+export const logoutBody = z.object({ all: z.boolean().optional() }).optional();
+
+/** SPEC section 3: platform 3 (of `POST /user/login/platform`) is Google. */
+const GOOGLE_PLATFORM = 3;
+
+/**
+ * A path on this site (starting with `/`) to come back to after Google sign-in; never another
+ * origin. Only paths are taken, so any origin stands in for ours (server/shared/safe-redirect.ts).
+ */
+const sameSitePath = z
+  .string()
+  .max(2048)
+  .transform((value, context) => {
+    const path = value.startsWith('/') ? safeRedirectPath(value, 'http://shop.invalid') : null;
+    if (path !== null) return path;
+    context.issues.push({ code: 'custom', message: 'accounts.redirect.invalid', input: value });
+    return z.NEVER;
+  });
+
+export const platformLoginSchema = z.object({
+  platform: z.union([z.literal(GOOGLE_PLATFORM), z.literal(String(GOOGLE_PLATFORM))]),
+  redirect: sameSitePath.default('/'),
+  id_token: z.string().min(1).max(8192).optional(),
+});
+
 export type RegisterInput = z.infer<typeof registerSchema>;
 export type LoginInput = z.infer<typeof loginSchema>;
 export type SendCodeInput = z.infer<typeof sendCodeSchema>;
 export type LoginByCodeInput = z.infer<typeof loginByCodeSchema>;
 export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
+
+// Answers of the account endpoints.
+
+/** The signed-in user as `GET /user/info` and every login answer give it. */
+export const userView = z.object({
+  uid: z.number().int(),
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  mobile: z.string().describe("masked ('138****5678'); empty when not given"),
+  avatar: z.string().describe('empty when not set'),
+  sex: sexField.describe('0 not given, 1 male, 2 female'),
+  has_password: z.boolean().describe('false for accounts opened by emailed code or Google'),
+  created_at: z.string(),
+});
+export type UserView = z.infer<typeof userView>;
+
+/**
+ * What the header shows of whoever is looking: their name and picture when signed in, and
+ * the cart's item count. Catalogue pages are one cached document for everyone, so the
+ * browser fills these in from `GET /v1/visitor` (docs/decisions/0092).
+ */
+export const visitorView = z.object({
+  user: z.object({ username: z.string(), avatar: z.string().nullable() }).nullable(),
+  cart_count: z.number().int(),
+});
+export type VisitorView = z.infer<typeof visitorView>;
+
+export const loginAnswerSchema = z.object({
+  access_token: z.string(),
+  access_sign: z.string(),
+  expires_at: z.string(),
+  user: userView,
+});
+export type LoginAnswer = z.infer<typeof loginAnswerSchema>;
+
+export const codeSentAnswer = z.object({
+  resend_after: z.number().int().describe('seconds until another code may be sent'),
+});
+export type CodeSentAnswer = z.infer<typeof codeSentAnswer>;
+
+/** Where to send the browser for Google's code flow. */
+export const googleAuthUrl = z.object({ auth_url: z.string() });
+export type GoogleAuthUrl = z.infer<typeof googleAuthUrl>;

@@ -1,26 +1,29 @@
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, isNull, ne, or } from 'drizzle-orm';
 import { users } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
-import { AppError, BadRequestError } from '../../shared/errors';
+import type { AppContext } from '../../context';
+import { AppError, BadRequestError, uniqueViolation } from '../../shared/errors';
 import { assertCaptcha } from '../captcha/captcha.service';
 import {
   maskMobile,
   type ChangePasswordInput,
+  type LoginAnswer,
   type LoginInput,
   type RegisterInput,
   type UpdateProfileInput,
+  type UserView,
 } from './accounts.schemas';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import { assertMaySignIn, recordSignInFailure, recordSignInSuccess } from './login-throttle';
-import { countAttempt } from './rate-limits';
+import { countAttempt } from '../../shared/rate-limits';
 import { mixesScripts, usernameKey, usernameSkeleton } from './usernames';
 import { createSession, revokeUserSessions, type IssuedSession } from './sessions.service';
+import { onlyRow } from '../../db/rows';
 
 export type UserRow = typeof users.$inferSelect;
 
 /** What the API and the storefront show of a user (`GET /v1/user/info`, login answers). */
-export function userView(user: UserRow) {
+export function userView(user: UserRow): UserView {
   return {
     uid: user.id,
     id: user.id,
@@ -34,8 +37,6 @@ export function userView(user: UserRow) {
   };
 }
 
-export type UserView = ReturnType<typeof userView>;
-
 /** A new session and the user it belongs to: the answer of every way to log in. */
 export interface LoginResult {
   session: IssuedSession;
@@ -43,7 +44,7 @@ export interface LoginResult {
 }
 
 /** The body of every login answer (SPEC section 7: data has access_token, access_sign, user). */
-export function loginAnswer({ session, user }: LoginResult) {
+export function loginAnswer({ session, user }: LoginResult): LoginAnswer {
   return { access_token: session.token, access_sign: session.sign, expires_at: session.expiresAt.toISOString(), user };
 }
 
@@ -51,28 +52,21 @@ type UsernameRefusal = 'accounts.username.taken' | 'accounts.username.confusable
 
 export class FieldTakenError extends AppError {
   constructor(messageKey: 'accounts.email.taken' | UsernameRefusal) {
-    super(messageKey, 409, 409);
+    super('conflict', messageKey);
   }
 }
 
 export class InvalidCredentialsError extends AppError {
   constructor() {
-    super('accounts.login.invalid', 400, 400);
+    super('badRequest', 'accounts.login.invalid');
   }
-}
-
-/** The unique constraint a failed insert or update ran into, if that is what happened. */
-function uniqueViolation(error: unknown): string | undefined {
-  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined, depth = 0; current && depth < 4; depth++) {
-    if (current.code === '23505') return current.constraint ?? 'unknown';
-    current = current.cause as typeof current;
-  }
-  return undefined;
 }
 
 function takenError(constraint: string): FieldTakenError {
   if (constraint.includes('email')) return new FieldTakenError('accounts.email.taken');
-  return new FieldTakenError(constraint.includes('skeleton') ? 'accounts.username.confusable' : 'accounts.username.taken');
+  return new FieldTakenError(
+    constraint.includes('skeleton') ? 'accounts.username.confusable' : 'accounts.username.taken',
+  );
 }
 
 /** The columns that make a username unique, written with every username. */
@@ -91,12 +85,21 @@ export async function findUserByEmail(ctx: AppContext, email: string): Promise<U
 }
 
 /** Why a username cannot be had: another account has the same name, or one that looks the same. */
-async function usernameRefusal(ctx: AppContext, username: string, exceptUserId?: number): Promise<UsernameRefusal | undefined> {
+async function usernameRefusal(
+  ctx: AppContext,
+  username: string,
+  exceptUserId?: number,
+): Promise<UsernameRefusal | undefined> {
   const { usernameKey: key, usernameSkeleton: skeleton } = usernameColumns(username);
   const [row] = await ctx.db
     .select({ key: users.usernameKey })
     .from(users)
-    .where(and(or(eq(users.usernameKey, key), eq(users.usernameSkeleton, skeleton), eq(users.username, username)), ne(users.id, exceptUserId ?? 0)))
+    .where(
+      and(
+        or(eq(users.usernameKey, key), eq(users.usernameSkeleton, skeleton), eq(users.username, username)),
+        ne(users.id, exceptUserId ?? 0),
+      ),
+    )
     .limit(1);
   if (!row) return undefined;
   return row.key === key || row.key === null ? 'accounts.username.taken' : 'accounts.username.confusable';
@@ -115,17 +118,19 @@ export async function register(ctx: AppContext, input: RegisterInput & { clientI
   const usernameProblem = await usernameRefusal(ctx, input.username);
   if (usernameProblem) throw new FieldTakenError(usernameProblem);
   try {
-    const [user] = await ctx.db
-      .insert(users)
-      .values({
-        email: input.email,
-        ...usernameColumns(input.username),
-        mobile: input.mobile,
-        passwordHash: await hashPassword(input.password),
-        avatar: input.avatar || null,
-        sex: input.sex ?? 0,
-      })
-      .returning();
+    const user = onlyRow(
+      await ctx.db
+        .insert(users)
+        .values({
+          email: input.email,
+          ...usernameColumns(input.username),
+          mobile: input.mobile,
+          passwordHash: await hashPassword(input.password),
+          avatar: input.avatar || null,
+          sex: input.sex ?? 0,
+        })
+        .returning(),
+    );
     return await startSession(ctx, user);
   } catch (error) {
     const constraint = uniqueViolation(error);
@@ -139,13 +144,18 @@ export async function register(ctx: AppContext, input: RegisterInput & { clientI
  * same time; failures slow this client down on this account whether or not it exists
  * (login-throttle.ts), never the account's owner elsewhere.
  */
-export async function loginWithPassword(ctx: AppContext, input: LoginInput & { clientIp: string }): Promise<LoginResult> {
+export async function loginWithPassword(
+  ctx: AppContext,
+  input: LoginInput & { clientIp: string },
+): Promise<LoginResult> {
   const attempt = { email: input.email, client: input.clientIp };
   await countAttempt(ctx, 'login.ip', input.clientIp);
   await assertMaySignIn(ctx, attempt);
   await assertCaptcha(ctx, input.key, input.dots);
   const user = await findUserByEmail(ctx, input.email);
-  const valid = user?.passwordHash ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
+  const valid = user?.passwordHash
+    ? await verifyPassword(input.password, user.passwordHash)
+    : await verifyAgainstNothing(input.password);
   if (!user || !valid) {
     await recordSignInFailure(ctx, attempt);
     throw new InvalidCredentialsError();
@@ -156,7 +166,12 @@ export async function loginWithPassword(ctx: AppContext, input: LoginInput & { c
 
 /** A username made from an email's local part, with digits added until it is free. */
 async function freeUsernameFor(ctx: AppContext, email: string): Promise<string> {
-  const localPart = (email.split('@')[0].normalize('NFKC').replace(/[^\p{L}\p{N}._-]+/gu, '').replace(/^[._-]+/, '') || 'user').slice(0, 24);
+  const localPart = (
+    (email.split('@')[0] ?? '')
+      .normalize('NFKC')
+      .replace(/[^\p{L}\p{N}._-]+/gu, '')
+      .replace(/^[._-]+/, '') || 'user'
+  ).slice(0, 24);
   const base = mixesScripts(localPart) ? 'user' : localPart;
   const padded = base.length >= 2 ? base : `${base}user`;
   if (!(await usernameRefusal(ctx, padded))) return padded;
@@ -171,20 +186,26 @@ async function freeUsernameFor(ctx: AppContext, email: string): Promise<string> 
  * The account of a proven email address, created when there is none yet (emailed code and
  * Google sign-in prove the address, so they may open an account; ADR 0012).
  */
-export async function findOrCreateUserByEmail(ctx: AppContext, email: string, profile: { avatar?: string } = {}): Promise<UserRow> {
+export async function findOrCreateUserByEmail(
+  ctx: AppContext,
+  email: string,
+  profile: { avatar?: string } = {},
+): Promise<UserRow> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await findUserByEmail(ctx, email);
     if (existing) return existing.emailVerifiedAt ? existing : await markEmailProven(ctx, existing);
     try {
-      const [created] = await ctx.db
-        .insert(users)
-        .values({
-          email: email.toLowerCase(),
-          ...usernameColumns(await freeUsernameFor(ctx, email)),
-          avatar: profile.avatar ?? null,
-          emailVerifiedAt: new Date(),
-        })
-        .returning();
+      const created = onlyRow(
+        await ctx.db
+          .insert(users)
+          .values({
+            email: email.toLowerCase(),
+            ...usernameColumns(await freeUsernameFor(ctx, email)),
+            avatar: profile.avatar ?? null,
+            emailVerifiedAt: new Date(),
+          })
+          .returning(),
+      );
       return created;
     } catch (error) {
       if (!uniqueViolation(error)) throw error;
@@ -224,10 +245,15 @@ export async function updateProfile(ctx: AppContext, userId: number, input: Upda
     ...(input.sex === undefined ? {} : { sex: input.sex }),
   };
   try {
-    const [user] =
+    const user = onlyRow(
       Object.keys(changes).length > 0
-        ? await ctx.db.update(users).set({ ...changes, updatedAt: new Date() }).where(eq(users.id, userId)).returning()
-        : await ctx.db.select().from(users).where(eq(users.id, userId));
+        ? await ctx.db
+            .update(users)
+            .set({ ...changes, updatedAt: new Date() })
+            .where(eq(users.id, userId))
+            .returning()
+        : await ctx.db.select().from(users).where(eq(users.id, userId)),
+    );
     return userView(user);
   } catch (error) {
     const constraint = uniqueViolation(error);
@@ -264,7 +290,6 @@ export async function changePassword(
   await revokeUserSessions(ctx, user.id, current.sessionId);
 }
 
-
 /**
  * Gives rows older than the username keys their key and skeleton (run at start, after the
  * migrations; ADR 0080). When two existing names fold or look alike, the later account keeps
@@ -286,7 +311,12 @@ export async function backfillUsernameKeys(ctx: AppContext): Promise<number> {
       const taken = await ctx.db
         .select({ key: users.usernameKey, skeleton: users.usernameSkeleton })
         .from(users)
-        .where(and(ne(users.id, row.id), or(eq(users.usernameKey, columns.usernameKey), eq(users.usernameSkeleton, columns.usernameSkeleton))));
+        .where(
+          and(
+            ne(users.id, row.id),
+            or(eq(users.usernameKey, columns.usernameKey), eq(users.usernameSkeleton, columns.usernameSkeleton)),
+          ),
+        );
       const keyTaken = taken.some((other) => other.key === columns.usernameKey);
       const skeletonTaken = taken.some((other) => other.skeleton === columns.usernameSkeleton);
       try {

@@ -1,13 +1,13 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
 import { pickText, translate, type Locale } from '../../../i18n';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { assertCaptcha } from '../captcha/captcha.service';
 import { sendMail } from '../mail/mailer';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findOrCreateUserByEmail, loginUser, type LoginResult } from './accounts.service';
-import type { LoginByCodeInput, SendCodeInput } from './accounts.schemas';
-import { countAttempt, subjectKey } from './rate-limits';
+import type { CodeSentAnswer, LoginByCodeInput, SendCodeInput } from './accounts.schemas';
+import { countAttempt, subjectKey } from '../../shared/rate-limits';
 
 /** SPEC section 9: the "Get code" button counts down 60 s; the server holds the same line. */
 export const CODE_RESEND_SECONDS = 60;
@@ -25,7 +25,7 @@ function codeHash(ctx: AppContext, email: string, code: string): Buffer {
 
 export class ResendTooSoonError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('accounts.code.resendWait', 429, 429, { seconds: retryAfterSeconds });
+    super('tooManyRequests', 'accounts.code.resendWait', { seconds: retryAfterSeconds });
   }
 }
 
@@ -36,7 +36,7 @@ export class ResendTooSoonError extends AppError {
 export async function sendLoginCode(
   ctx: AppContext,
   input: SendCodeInput & { clientIp: string; locale: Locale },
-): Promise<{ resend_after: number }> {
+): Promise<CodeSentAnswer> {
   await countAttempt(ctx, 'sendCode.ip', input.clientIp);
   const waiting = await ctx.kv.ttlSeconds(resendKey(input.email));
   if (waiting) throw new ResendTooSoonError(waiting);
@@ -68,7 +68,10 @@ export async function sendLoginCode(
  * `POST /user/loginByCode`. Each code allows CODE_MAX_ATTEMPTS guesses, then it is void.
  * A right code is used up; an email with no account gets one (ADR 0012).
  */
-export async function loginWithCode(ctx: AppContext, input: LoginByCodeInput & { clientIp: string }): Promise<LoginResult> {
+export async function loginWithCode(
+  ctx: AppContext,
+  input: LoginByCodeInput & { clientIp: string },
+): Promise<LoginResult> {
   await countAttempt(ctx, 'loginByCode.ip', input.clientIp);
   // Per email and client together: a stranger guessing must not block the owner's own sign-in.
   await countAttempt(ctx, 'loginByCode.email', `${input.email} ${input.clientIp}`);
@@ -83,7 +86,9 @@ export async function loginWithCode(ctx: AppContext, input: LoginByCodeInput & {
   const given = codeHash(ctx, input.email, input.code);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
     if (attempts === CODE_MAX_ATTEMPTS) await ctx.kv.delete(codeKey(input.email));
-    throw new BadRequestError(attempts === CODE_MAX_ATTEMPTS ? 'accounts.code.tooManyAttempts' : 'accounts.code.invalid');
+    throw new BadRequestError(
+      attempts === CODE_MAX_ATTEMPTS ? 'accounts.code.tooManyAttempts' : 'accounts.code.invalid',
+    );
   }
   // Used once: a second request with the same code finds nothing to take.
   if (!(await ctx.kv.take(codeKey(input.email)))) throw new BadRequestError('accounts.code.invalid');

@@ -3,23 +3,27 @@ import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import * as oidc from 'openid-client';
 import { isLocale, type Locale } from '../../../i18n';
 import { userIdentities, users } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import type { Env } from '../../shared/env';
 import { AppError, BadRequestError } from '../../shared/errors';
+import type { GoogleAuthUrl } from './accounts.schemas';
 import { findOrCreateUserByEmail, loginUser, type LoginResult, type UserRow } from './accounts.service';
-import { countAttempt } from './rate-limits';
+import { countAttempt } from '../../shared/rate-limits';
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
 /** SPEC section 9: Google scopes. */
 export const GOOGLE_SCOPES = 'openid email profile';
 /** State, PKCE verifier, nonce and return path of a started sign-in: ten minutes, used once. */
 export const OIDC_STATE_TTL_SECONDS = 10 * 60;
-/** SPEC section 3: platform 3 is Google. */
-export const GOOGLE_PLATFORM = 3;
 
 export class GoogleSignInError extends AppError {
-  constructor(messageKey: 'accounts.google.failed' | 'accounts.google.invalidToken' | 'accounts.google.emailUnverified' = 'accounts.google.failed') {
-    super(messageKey, 400, 400);
+  constructor(
+    messageKey:
+      | 'accounts.google.failed'
+      | 'accounts.google.invalidToken'
+      | 'accounts.google.emailUnverified' = 'accounts.google.failed',
+  ) {
+    super('badRequest', messageKey);
   }
 }
 
@@ -49,7 +53,13 @@ function configuration(env: Env): Promise<oidc.Configuration> {
   if (!found) {
     const auth = env.GOOGLE_CLIENT_SECRET ? oidc.ClientSecretPost(env.GOOGLE_CLIENT_SECRET) : oidc.None();
     const insecure = issuer.startsWith('http:') && env.NODE_ENV !== 'production';
-    found = oidc.discovery(new URL(issuer), clientId, undefined, auth, insecure ? { execute: [oidc.allowInsecureRequests] } : undefined);
+    found = oidc.discovery(
+      new URL(issuer),
+      clientId,
+      undefined,
+      auth,
+      insecure ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    );
     found.catch(() => configurations.delete(cacheKey));
     configurations.set(cacheKey, found);
   }
@@ -81,14 +91,20 @@ const stateKey = (state: string) => `oidc:${state}`;
 export async function startGoogleSignIn(
   ctx: AppContext,
   input: { redirect: string; redirectUri: string; locale: Locale; clientIp: string },
-): Promise<{ auth_url: string }> {
+): Promise<GoogleAuthUrl> {
   requireClientId(ctx.env);
   await countAttempt(ctx, 'platform.ip', input.clientIp);
   const config = await configuration(ctx.env);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const pending: PendingSignIn = { verifier, nonce, redirect: input.redirect, locale: input.locale, redirectUri: input.redirectUri };
+  const pending: PendingSignIn = {
+    verifier,
+    nonce,
+    redirect: input.redirect,
+    locale: input.locale,
+    redirectUri: input.redirectUri,
+  };
   await ctx.kv.set(stateKey(state), JSON.stringify(pending), OIDC_STATE_TTL_SECONDS);
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: input.redirectUri,
@@ -134,7 +150,10 @@ export async function finishGoogleSignIn(
     const result = await loginUser(ctx, await userForGoogleClaims(ctx, claims));
     return { result, redirectTo: returnPath(pending.locale, pending.redirect) };
   } catch (error) {
-    ctx.log.warn({ err: { message: (error as Error).message, code: (error as { code?: string }).code } }, 'google sign-in failed');
+    ctx.log.warn(
+      { err: { message: (error as Error).message, code: (error as { code?: string }).code } },
+      'google sign-in failed',
+    );
     return { result: null, locale: pending.locale };
   }
 }
@@ -144,7 +163,10 @@ export async function finishGoogleSignIn(
  * or One Tap, verified against the issuer's published keys (signature, issuer, audience = our
  * client id, expiry).
  */
-export async function signInWithIdToken(ctx: AppContext, input: { idToken: string; clientIp: string }): Promise<LoginResult> {
+export async function signInWithIdToken(
+  ctx: AppContext,
+  input: { idToken: string; clientIp: string },
+): Promise<LoginResult> {
   const clientId = requireClientId(ctx.env);
   await countAttempt(ctx, 'platform.ip', input.clientIp);
   const metadata = (await configuration(ctx.env)).serverMetadata();
@@ -169,7 +191,10 @@ export async function signInWithIdToken(ctx: AppContext, input: { idToken: strin
  * when Google says it is verified (then linked), else a new account. An unverified email
  * never links to, or creates, an account.
  */
-export async function userForGoogleClaims(ctx: AppContext, claims: JWTPayload & { email?: unknown; email_verified?: unknown; picture?: unknown }): Promise<UserRow> {
+export async function userForGoogleClaims(
+  ctx: AppContext,
+  claims: JWTPayload & { email?: unknown; email_verified?: unknown; picture?: unknown },
+): Promise<UserRow> {
   const subject = String(claims.sub ?? '');
   if (!subject) throw new GoogleSignInError();
   const [linked] = await ctx.db
@@ -182,7 +207,8 @@ export async function userForGoogleClaims(ctx: AppContext, claims: JWTPayload & 
   const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
   const verified = claims.email_verified === true || claims.email_verified === 'true';
   if (!email || !verified) throw new GoogleSignInError('accounts.google.emailUnverified');
-  const picture = typeof claims.picture === 'string' && claims.picture.startsWith('https://') ? claims.picture : undefined;
+  const picture =
+    typeof claims.picture === 'string' && claims.picture.startsWith('https://') ? claims.picture : undefined;
   const user = await findOrCreateUserByEmail(ctx, email, { avatar: picture });
   await ctx.db.insert(userIdentities).values({ userId: user.id, provider: 'google', subject }).onConflictDoNothing();
   return user;

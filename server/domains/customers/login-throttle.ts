@@ -1,13 +1,13 @@
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { AppError } from '../../shared/errors';
-import { rateLimit, subjectKey } from './rate-limits';
+import { rateLimit, subjectKey, waitOf } from '../../shared/rate-limits';
 
 /**
  * How failed password sign-ins slow down, without letting anyone lock an account by name.
  *
  * - A client (one address) that keeps failing on one account is locked out of that account
- *   only, for `login.lock.seconds`, doubling with every further failure up to the limit's
- *   window. Other clients, including the owner, are not affected.
+ *   only, for `login.lock.seconds`, doubling with every further failure up to its longest
+ *   wait. Other clients, including the owner, are not affected.
  * - When an account collects `login.failures.account` failures from all clients together
  *   (a spread-out guessing attack), every client that has never signed in to it may try once
  *   per `login.slow.seconds`: guessing stays slow from any number of addresses, and the owner
@@ -18,17 +18,17 @@ import { rateLimit, subjectKey } from './rate-limits';
  * Unknown emails are counted the same way, so the answers reveal nothing. ADR 0080.
  */
 
-/** This client is locked out of this account for a while: 429 with Retry-After. */
+/** This client is locked out of this account for a while (answered with Retry-After). */
 export class SignInLockedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('accounts.login.locked', 429, 429, { seconds: retryAfterSeconds });
+    super('tooManyRequests', 'accounts.login.locked', { seconds: retryAfterSeconds });
   }
 }
 
 /** The account is under a guessing attack; clients it does not know may try once in a while. */
 export class SignInSlowedError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
-    super('accounts.login.slowed', 429, 429, { seconds: retryAfterSeconds });
+    super('tooManyRequests', 'accounts.login.slowed', { seconds: retryAfterSeconds });
   }
 }
 
@@ -60,7 +60,7 @@ export async function assertMaySignIn(ctx: AppContext, attempt: SignInAttempt): 
   if (failures < accountFailures || (await ctx.kv.get(keys.known(attempt)))) return;
   const waiting = await ctx.kv.ttlSeconds(keys.slowed(attempt));
   if (waiting) throw new SignInSlowedError(waiting);
-  await ctx.kv.set(keys.slowed(attempt), '1', rateLimit(ctx, 'login.slow.seconds').max);
+  await ctx.kv.set(keys.slowed(attempt), '1', waitOf(ctx, 'login.slow.seconds').firstSeconds);
 }
 
 /** A wrong password: counts for this client and for the account, and locks this client when it has failed too often. */
@@ -69,10 +69,10 @@ export async function recordSignInFailure(ctx: AppContext, attempt: SignInAttemp
   await ctx.kv.increment(keys.accountFailures(attempt.email), accountLimit.windowSeconds);
 
   const clientLimit = rateLimit(ctx, 'login.failures.client');
-  const lock = rateLimit(ctx, 'login.lock.seconds');
+  const lock = waitOf(ctx, 'login.lock.seconds');
   const count = await ctx.kv.increment(keys.clientFailures(attempt), clientLimit.windowSeconds);
   if (count < clientLimit.max) return;
-  const seconds = Math.min(lock.max * 2 ** (count - clientLimit.max), lock.windowSeconds);
+  const seconds = Math.min(lock.firstSeconds * 2 ** (count - clientLimit.max), lock.longestSeconds);
   await ctx.kv.set(keys.clientLock(attempt), '1', seconds);
 }
 

@@ -1,7 +1,8 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
-import { markPersonal, type AppContext, type SessionUser } from '../../shared/context';
+import { markPersonal, type AppContext, type SessionUser } from '../../context';
+import { onlyRow } from '../../db/rows';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** A session in the last third of its life is renewed by the next request it makes (sliding expiry). */
@@ -34,10 +35,12 @@ export interface IssuedSession {
 export async function createSession(ctx: AppContext, userId: number): Promise<IssuedSession> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + SESSION_LIFETIME_SECONDS * 1000);
-  const [row] = await ctx.db
-    .insert(sessions)
-    .values({ tokenHash: hashToken(token), userId, expiresAt })
-    .returning({ id: sessions.id });
+  const row = onlyRow(
+    await ctx.db
+      .insert(sessions)
+      .values({ tokenHash: hashToken(token), userId, expiresAt })
+      .returning({ id: sessions.id }),
+  );
   return { token, sign: signToken(ctx.env.SESSION_SECRET, token, userId), expiresAt, sessionId: row.id };
 }
 
@@ -92,7 +95,10 @@ export async function rotateSession(ctx: AppContext, sessionId: number, userId: 
   const graceEnd = new Date(Date.now() + SESSION_ROTATION_GRACE_SECONDS * 1000);
   const [rotated] = await ctx.db
     .update(sessions)
-    .set({ rotatedAt: new Date(), expiresAt: sql`least(${sessions.expiresAt}, ${graceEnd.toISOString()}::timestamptz)` })
+    .set({
+      rotatedAt: new Date(),
+      expiresAt: sql`least(${sessions.expiresAt}, ${graceEnd.toISOString()}::timestamptz)`,
+    })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.rotatedAt), isNull(sessions.revokedAt)))
     .returning({ id: sessions.id });
   if (!rotated) return null;

@@ -59,7 +59,8 @@ export function mixesScripts(name: string): boolean {
   for (const char of name) {
     if (NEUTRAL.test(char)) continue;
     // A character in several scripts' extensions (the ideographic iteration mark) is counted once, by its first.
-    const script = SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? `other:${char.codePointAt(0)! >> 7}`;
+    const script =
+      SCRIPT_PATTERNS.find(([, pattern]) => pattern.test(char))?.[0] ?? `other:${char.codePointAt(0)! >> 7}`;
     used.add(script);
   }
   if (used.size <= 1) return false;

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { loadEnv } from '../../shared/env';
+import { startFakeSmtp } from '../../../tests/support/mail';
 import { sendMail } from './mailer';
 
 function contextWith(env: Record<string, string>): AppContext {
@@ -29,31 +29,18 @@ describe('sendMail', () => {
   });
 
   it('delivers through SMTP_URL to a real SMTP server', async () => {
-    const received: string[] = [];
-    const smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        let data = '';
-        stream.on('data', (chunk) => (data += chunk));
-        stream.on('end', () => {
-          received.push(data);
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-    const port = (smtp.server.address() as import('node:net').AddressInfo).port;
+    const smtp = await startFakeSmtp();
     try {
-      await sendMail(contextWith({ DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${port}` }), {
+      await sendMail(contextWith({ DATA_DIR: dataDir, SMTP_URL: smtp.url }), {
         to: 'buyer@example.com',
         subject: '验证码',
         text: '您的验证码是 654321',
       });
-      expect(received).toHaveLength(1);
-      expect(received[0]).toContain('buyer@example.com');
+      expect(smtp.inbox).toHaveLength(1);
+      expect(smtp.inbox[0]?.to).toBe('buyer@example.com');
+      expect(smtp.inbox[0]?.raw).toContain('buyer@example.com');
     } finally {
-      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+      await smtp.close();
     }
   });
 });

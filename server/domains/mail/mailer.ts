@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 
 export interface OutgoingMail {
   to: string;
@@ -34,10 +34,15 @@ export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<Mai
     const info = await transportFor(ctx.env.SMTP_URL).sendMail(message);
     return { messageId: info.messageId };
   }
-  const info = await nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }).sendMail(message);
+  const info = await nodemailer
+    .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
+    .sendMail(message);
   const outbox = path.join(ctx.env.dataDir, 'outbox');
   await fs.mkdir(outbox, { recursive: true });
-  const file = path.join(outbox, `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`);
+  const file = path.join(
+    outbox,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
+  );
   await fs.writeFile(file, info.message as Buffer);
   ctx.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox (SMTP_URL is not set)');
   return { messageId: info.messageId, outboxFile: file };

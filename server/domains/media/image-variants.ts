@@ -33,15 +33,18 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 function snapWidth(width: number): number {
-  return IMAGE_WIDTHS.find((candidate) => candidate >= width) ?? IMAGE_WIDTHS[IMAGE_WIDTHS.length - 1];
+  return IMAGE_WIDTHS.find((candidate) => candidate >= width) ?? Math.max(...IMAGE_WIDTHS);
 }
 
 function snapQuality(quality: number): number {
-  return IMAGE_QUALITIES.find((candidate) => candidate >= quality) ?? IMAGE_QUALITIES[IMAGE_QUALITIES.length - 1];
+  return IMAGE_QUALITIES.find((candidate) => candidate >= quality) ?? Math.max(...IMAGE_QUALITIES);
 }
 
 /** Null for paths that leave the images root or name no file: the caller answers 404. */
-async function resolveOriginal(imagesRoot: string, relativePath: string): Promise<{ file: string; mtimeMs: number; size: number } | null> {
+async function resolveOriginal(
+  imagesRoot: string,
+  relativePath: string,
+): Promise<{ file: string; mtimeMs: number; size: number } | null> {
   const file = path.resolve(imagesRoot, relativePath);
   if (!file.startsWith(path.resolve(imagesRoot) + path.sep)) return null;
   try {
@@ -58,7 +61,11 @@ const inFlight = new Map<string, Promise<void>>();
  * The original file, or a resized webp of it made once with sharp and kept under
  * `cacheRoot`. Concurrent requests for the same new variant share one conversion.
  */
-export async function imageVariant(imagesRoot: string, cacheRoot: string, request: VariantRequest): Promise<ImageFile | null> {
+export async function imageVariant(
+  imagesRoot: string,
+  cacheRoot: string,
+  request: VariantRequest,
+): Promise<ImageFile | null> {
   const original = await resolveOriginal(imagesRoot, request.relativePath);
   if (!original) return null;
   const extension = path.extname(original.file).toLowerCase();
@@ -66,7 +73,12 @@ export async function imageVariant(imagesRoot: string, cacheRoot: string, reques
   if (!contentType) return null;
   const wantsVariant = request.format === 'webp' || request.width !== undefined || request.quality !== undefined;
   if (!wantsVariant || extension === '.svg' || extension === '.gif') {
-    return { file: original.file, contentType, etag: `"${original.size.toString(36)}-${Math.round(original.mtimeMs).toString(36)}"`, size: original.size };
+    return {
+      file: original.file,
+      contentType,
+      etag: `"${original.size.toString(36)}-${Math.round(original.mtimeMs).toString(36)}"`,
+      size: original.size,
+    };
   }
   const width = request.width ? snapWidth(request.width) : undefined;
   const quality = snapQuality(request.quality ?? 75);
@@ -81,10 +93,7 @@ export async function imageVariant(imagesRoot: string, cacheRoot: string, reques
       job = (async () => {
         await fs.mkdir(path.dirname(file), { recursive: true });
         const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await sharp(original.file)
-          .resize({ width, withoutEnlargement: true })
-          .webp({ quality })
-          .toFile(temporary);
+        await sharp(original.file).resize({ width, withoutEnlargement: true }).webp({ quality }).toFile(temporary);
         await fs.rename(temporary, file);
       })().finally(() => inFlight.delete(file));
       inFlight.set(file, job);

@@ -1,65 +1,107 @@
 import { describe, expect, it } from 'vitest';
-import {
-  canPayTransition,
-  canTransition,
-  nextStatus,
-  ORDER_STATUSES,
-  ORDER_TRANSITIONS,
-  PAY_STATUSES,
-  type OrderAction,
-} from './order-lifecycle';
+import { AFTER_SALE_STATUSES, ORDER_STATUSES, PAY_STATUSES } from '../../shared/order-status';
+import { allowedTransition, type Actor, type OrderAction } from './order-lifecycle';
 
-const ALLOWED = new Set(ORDER_TRANSITIONS.map((move) => `${move.from}->${move.to}`));
+/**
+ * Every move the shop allows, written out by hand (ADR 0040 over SPEC section 4's numbers):
+ * from, to, the action, and who may take it. SPEC names two of them (the buyer cancels an
+ * unpaid order and confirms receipt); the rest are the shop's own. Every other
+ * (from, to, action, actor) is refused.
+ */
+const allowed: Array<[from: number, to: number, action: OrderAction, by: Actor[]]> = [
+  [1, 10, 'pay', ['payment']],
+  [1, 60, 'cancel', ['buyer', 'system']],
+  [10, 20, 'ship', ['operator']],
+  [10, 40, 'requestRefund', ['buyer']],
+  [20, 30, 'confirmReceipt', ['buyer', 'system']],
+  [20, 40, 'requestRefund', ['buyer']],
+  [20, 50, 'requestExchange', ['buyer']],
+  [30, 70, 'complete', ['system', 'operator']],
+  [30, 40, 'requestRefund', ['buyer']],
+  [30, 50, 'requestExchange', ['buyer']],
+  [40, 41, 'approveRefund', ['operator']],
+  [40, 42, 'rejectRefund', ['operator']],
+  [41, 71, 'closeAfterSale', ['system', 'operator']],
+  [42, 71, 'closeAfterSale', ['system', 'operator']],
+  [50, 51, 'approveExchange', ['operator']],
+  [50, 52, 'rejectExchange', ['operator']],
+  [51, 71, 'closeAfterSale', ['system', 'operator']],
+  [52, 71, 'closeAfterSale', ['system', 'operator']],
+];
+
+const statuses = [1, 10, 20, 30, 40, 41, 42, 50, 51, 52, 60, 70, 71];
+const actions: OrderAction[] = [
+  'pay',
+  'cancel',
+  'ship',
+  'confirmReceipt',
+  'complete',
+  'requestRefund',
+  'approveRefund',
+  'rejectRefund',
+  'requestExchange',
+  'approveExchange',
+  'rejectExchange',
+  'closeAfterSale',
+];
+const actors: Actor[] = ['buyer', 'system', 'operator', 'payment'];
+const PENDING = 1;
+const PAID = 2;
+const CANCELLED = 3;
+/** The pay status an order has while it sits in each status. */
+const payStatusIn = (status: number) => (status === 1 ? PENDING : status === 60 ? CANCELLED : PAID);
 
 describe('order lifecycle', () => {
   it('uses exactly the status numbers of SPEC section 4', () => {
-    expect(ORDER_STATUSES).toEqual([1, 10, 20, 30, 40, 41, 42, 50, 51, 52, 60, 70, 71]);
-    expect(PAY_STATUSES).toEqual([1, 2, 3]);
+    expect(ORDER_STATUSES).toEqual(statuses);
+    expect(PAY_STATUSES).toEqual([PENDING, PAID, CANCELLED]);
+    expect([...AFTER_SALE_STATUSES]).toEqual([40, 41, 42, 50, 51, 52, 71]);
   });
 
-  it('refuses every move that is not in the table', () => {
-    let refused = 0;
-    for (const from of ORDER_STATUSES) {
-      for (const to of ORDER_STATUSES) {
-        expect(canTransition(from, to), `${from}->${to}`).toBe(ALLOWED.has(`${from}->${to}`));
-        if (!ALLOWED.has(`${from}->${to}`)) refused++;
-      }
-    }
-    expect(refused).toBe(13 * 13 - ORDER_TRANSITIONS.length);
+  it('allows exactly the moves of the table above, each only to the actors it names', () => {
+    let allowedCount = 0;
+    for (const from of statuses)
+      for (const to of statuses)
+        for (const action of actions)
+          for (const actor of actors) {
+            const expected = allowed.some(
+              ([f, t, a, by]) => f === from && t === to && a === action && by.includes(actor),
+            );
+            const move = { from, to, action, actor };
+            expect(allowedTransition(move, payStatusIn(from)) !== null, JSON.stringify(move)).toBe(expected);
+            if (expected) allowedCount++;
+          }
+    expect(allowedCount).toBe(25);
   });
 
-  it('allows the known moves and nothing out of a final status', () => {
-    expect(canTransition(1, 10)).toBe(true);
-    expect(canTransition(1, 60)).toBe(true);
-    expect(canTransition(10, 20)).toBe(true);
-    expect(canTransition(20, 30)).toBe(true);
-    expect(canTransition(10, 60)).toBe(false); // a paid order is refunded, not cancelled
-    expect(canTransition(20, 60)).toBe(false);
-    expect(canTransition(1, 20)).toBe(false);
-    for (const to of ORDER_STATUSES) {
-      expect(canTransition(60, to)).toBe(false);
-      expect(canTransition(70, to)).toBe(false);
-      expect(canTransition(71, to)).toBe(false);
-    }
+  it('refuses a move whose action does not match, even between statuses the table links', () => {
+    expect(allowedTransition({ from: 1, to: 10, action: 'ship', actor: 'payment' }, PENDING)).toBeNull();
+    expect(allowedTransition({ from: 1, to: 60, action: 'complete', actor: 'buyer' }, PENDING)).toBeNull();
+    expect(allowedTransition({ from: 20, to: 30, action: 'complete', actor: 'buyer' }, PAID)).toBeNull();
   });
 
-  it('maps actions to their one destination and refuses them elsewhere', () => {
-    const actions = [...new Set(ORDER_TRANSITIONS.map((move) => move.action))] as OrderAction[];
-    for (const from of ORDER_STATUSES) {
-      for (const action of actions) {
-        const move = ORDER_TRANSITIONS.find((candidate) => candidate.from === from && candidate.action === action);
-        expect(nextStatus(from, action)).toBe(move?.to ?? null);
-      }
-    }
-    expect(nextStatus(20, 'cancel')).toBeNull();
-    expect(nextStatus(1, 'ship')).toBeNull();
+  it('refuses what SPEC and ADR 0040 rule out', () => {
+    // A paid order is refunded through after-sales, never cancelled.
+    expect(allowedTransition({ from: 10, to: 60, action: 'cancel', actor: 'buyer' }, PAID)).toBeNull();
+    expect(allowedTransition({ from: 20, to: 60, action: 'cancel', actor: 'system' }, PAID)).toBeNull();
+    // No skipping shipment, and the buyer cannot ship or pay by saying so.
+    expect(allowedTransition({ from: 1, to: 20, action: 'ship', actor: 'operator' }, PENDING)).toBeNull();
+    expect(allowedTransition({ from: 10, to: 20, action: 'ship', actor: 'buyer' }, PAID)).toBeNull();
+    expect(allowedTransition({ from: 1, to: 10, action: 'pay', actor: 'buyer' }, PENDING)).toBeNull();
   });
 
-  it('moves the pay status only from pending', () => {
-    for (const from of PAY_STATUSES) {
-      for (const to of PAY_STATUSES) {
-        expect(canPayTransition(from, to)).toBe(from === 1 && to !== 1);
-      }
-    }
+  it('moves the pay status with pay and cancel, and only from pending', () => {
+    expect(allowedTransition({ from: 1, to: 10, action: 'pay', actor: 'payment' }, PENDING)?.pay).toEqual({
+      from: PENDING,
+      to: PAID,
+    });
+    expect(allowedTransition({ from: 1, to: 60, action: 'cancel', actor: 'system' }, PENDING)?.pay).toEqual({
+      from: PENDING,
+      to: CANCELLED,
+    });
+    expect(allowedTransition({ from: 1, to: 10, action: 'pay', actor: 'payment' }, PAID)).toBeNull();
+    expect(allowedTransition({ from: 1, to: 10, action: 'pay', actor: 'payment' }, CANCELLED)).toBeNull();
+    expect(allowedTransition({ from: 1, to: 60, action: 'cancel', actor: 'buyer' }, CANCELLED)).toBeNull();
+    expect(allowedTransition({ from: 10, to: 20, action: 'ship', actor: 'operator' }, PAID)?.pay).toBeUndefined();
   });
 });

@@ -1,32 +1,10 @@
+import { ORDER_STATUS, PAY_STATUS, type OrderStatus, type PayStatus } from '../../shared/order-status';
+
 /**
- * The order lifecycle as one table: SPEC section 4's status numbers and every move the
- * shop allows between them, with the action that makes it. Anything not listed is refused.
+ * The order lifecycle as one table: every move the shop allows between SPEC section 4's
+ * statuses (server/shared/order-status.ts), with the action that makes it and who may take
+ * it. Anything not listed is refused by `moveOrder` (order-state.ts).
  */
-export const ORDER_STATUS = {
-  pendingPayment: 1,
-  pendingShipment: 10,
-  pendingReceipt: 20,
-  received: 30,
-  refundInProgress: 40,
-  refunded: 41,
-  refundRejected: 42,
-  exchange: 50,
-  exchangeApproved: 51,
-  exchangeRejected: 52,
-  cancelled: 60,
-  completed: 70,
-  afterSaleCompleted: 71,
-} as const;
-export type OrderStatus = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
-export const ORDER_STATUSES = Object.values(ORDER_STATUS) as OrderStatus[];
-
-export const PAY_STATUS = { pending: 1, paid: 2, cancelled: 3 } as const;
-export type PayStatus = (typeof PAY_STATUS)[keyof typeof PAY_STATUS];
-export const PAY_STATUSES = Object.values(PAY_STATUS) as PayStatus[];
-
-/** Statuses the "After-Sales" tab lists. */
-export const AFTER_SALE_STATUSES: OrderStatus[] = [40, 41, 42, 50, 51, 52, 71];
-
 export type OrderAction =
   | 'pay'
   | 'cancel'
@@ -41,49 +19,72 @@ export type OrderAction =
   | 'rejectExchange'
   | 'closeAfterSale';
 
+/**
+ * Who moves an order: the buyer, the shop's own jobs (the order sweep), an operator
+ * (`npm run shop`, later the console), or the payments domain when a gateway confirms money.
+ */
+export type Actor = 'buyer' | 'system' | 'operator' | 'payment';
+
 const S = ORDER_STATUS;
 
-/** from -> to -> the action that makes that move. */
-export const ORDER_TRANSITIONS: ReadonlyArray<{ from: OrderStatus; to: OrderStatus; action: OrderAction }> = [
-  { from: S.pendingPayment, to: S.pendingShipment, action: 'pay' },
-  { from: S.pendingPayment, to: S.cancelled, action: 'cancel' },
-  { from: S.pendingShipment, to: S.pendingReceipt, action: 'ship' },
-  { from: S.pendingShipment, to: S.refundInProgress, action: 'requestRefund' },
-  { from: S.pendingReceipt, to: S.received, action: 'confirmReceipt' },
-  { from: S.pendingReceipt, to: S.refundInProgress, action: 'requestRefund' },
-  { from: S.pendingReceipt, to: S.exchange, action: 'requestExchange' },
-  { from: S.received, to: S.completed, action: 'complete' },
-  { from: S.received, to: S.refundInProgress, action: 'requestRefund' },
-  { from: S.received, to: S.exchange, action: 'requestExchange' },
-  { from: S.refundInProgress, to: S.refunded, action: 'approveRefund' },
-  { from: S.refundInProgress, to: S.refundRejected, action: 'rejectRefund' },
-  { from: S.refunded, to: S.afterSaleCompleted, action: 'closeAfterSale' },
-  { from: S.refundRejected, to: S.afterSaleCompleted, action: 'closeAfterSale' },
-  { from: S.exchange, to: S.exchangeApproved, action: 'approveExchange' },
-  { from: S.exchange, to: S.exchangeRejected, action: 'rejectExchange' },
-  { from: S.exchangeApproved, to: S.afterSaleCompleted, action: 'closeAfterSale' },
-  { from: S.exchangeRejected, to: S.afterSaleCompleted, action: 'closeAfterSale' },
+export interface OrderTransition {
+  from: OrderStatus;
+  to: OrderStatus;
+  action: OrderAction;
+  /** Who may take this move; anyone else is refused. */
+  by: readonly Actor[];
+  /** The pay status the order must have, and the one the move leaves it with, when the move changes it. */
+  pay?: { from: PayStatus; to: PayStatus };
+}
+
+const PAY = PAY_STATUS;
+
+const ORDER_TRANSITIONS: readonly OrderTransition[] = [
+  {
+    from: S.pendingPayment,
+    to: S.pendingShipment,
+    action: 'pay',
+    by: ['payment'],
+    pay: { from: PAY.pending, to: PAY.paid },
+  },
+  {
+    from: S.pendingPayment,
+    to: S.cancelled,
+    action: 'cancel',
+    by: ['buyer', 'system'],
+    pay: { from: PAY.pending, to: PAY.cancelled },
+  },
+  { from: S.pendingShipment, to: S.pendingReceipt, action: 'ship', by: ['operator'] },
+  { from: S.pendingShipment, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
+  { from: S.pendingReceipt, to: S.received, action: 'confirmReceipt', by: ['buyer', 'system'] },
+  { from: S.pendingReceipt, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
+  { from: S.pendingReceipt, to: S.exchange, action: 'requestExchange', by: ['buyer'] },
+  { from: S.received, to: S.completed, action: 'complete', by: ['system', 'operator'] },
+  { from: S.received, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
+  { from: S.received, to: S.exchange, action: 'requestExchange', by: ['buyer'] },
+  { from: S.refundInProgress, to: S.refunded, action: 'approveRefund', by: ['operator'] },
+  { from: S.refundInProgress, to: S.refundRejected, action: 'rejectRefund', by: ['operator'] },
+  { from: S.refunded, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
+  { from: S.refundRejected, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
+  { from: S.exchange, to: S.exchangeApproved, action: 'approveExchange', by: ['operator'] },
+  { from: S.exchange, to: S.exchangeRejected, action: 'rejectExchange', by: ['operator'] },
+  { from: S.exchangeApproved, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
+  { from: S.exchangeRejected, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
 ];
 
-/** Pay status moves: paid or cancelled, once, from pending. */
-export const PAY_TRANSITIONS: ReadonlyArray<{ from: PayStatus; to: PayStatus }> = [
-  { from: PAY_STATUS.pending, to: PAY_STATUS.paid },
-  { from: PAY_STATUS.pending, to: PAY_STATUS.cancelled },
-];
-
-export function canTransition(from: number, to: number): boolean {
-  return ORDER_TRANSITIONS.some((move) => move.from === from && move.to === to);
-}
-
-export function canPayTransition(from: number, to: number): boolean {
-  return PAY_TRANSITIONS.some((move) => move.from === from && move.to === to);
-}
-
-/** Where `action` takes an order in status `from`, or null when the action is not allowed there. */
-export function nextStatus(from: number, action: OrderAction): OrderStatus | null {
-  return ORDER_TRANSITIONS.find((move) => move.from === from && move.action === action)?.to ?? null;
-}
-
-export function isOrderStatus(value: number): value is OrderStatus {
-  return (ORDER_STATUSES as number[]).includes(value);
+/**
+ * The table's row for `actor` taking `action` from `from` to `to` on an order whose pay status
+ * is `payStatus`, or null when that is refused: the move is not in the table, the table does
+ * not name this actor for it, or the order's pay status is not the one the move expects.
+ */
+export function allowedTransition(
+  move: { from: number; to: number; action: OrderAction; actor: Actor },
+  payStatus: number,
+): OrderTransition | null {
+  const transition = ORDER_TRANSITIONS.find(
+    (row) => row.from === move.from && row.to === move.to && row.action === move.action,
+  );
+  if (!transition || !transition.by.includes(move.actor)) return null;
+  if (transition.pay && transition.pay.from !== payStatus) return null;
+  return transition;
 }

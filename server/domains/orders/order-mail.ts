@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, users } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
@@ -32,8 +32,15 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * payments domain can render its "payment received" mail with kind 'paid'.
  */
 export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<OutgoingMail, 'to'> {
-  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) => translate(data.locale, key, params);
-  const params = { orderNo: data.orderNo, total: data.total, deadline: data.deadline, carrier: data.carrier ?? '', trackingNo: data.trackingNo ?? '' };
+  const t = (key: Parameters<typeof translate>[1], params?: Record<string, string | number>) =>
+    translate(data.locale, key, params);
+  const params = {
+    orderNo: data.orderNo,
+    total: data.total,
+    deadline: data.deadline,
+    carrier: data.carrier ?? '',
+    trackingNo: data.trackingNo ?? '',
+  };
   const paragraphs = [
     t('mail.order.greeting', { name: data.buyerName }),
     t(`mail.order.${kind}.body`, params),
@@ -50,7 +57,10 @@ export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<
 }
 
 /** Gathers what the mail shows from the order and sends it to the buyer. */
-export async function orderMailData(ctx: AppContext, orderId: number): Promise<{ to: string; data: OrderMailData } | null> {
+export async function orderMailData(
+  ctx: AppContext,
+  orderId: number,
+): Promise<{ to: string; data: OrderMailData } | null> {
   const [row] = await ctx.db
     .select({ order: orders, email: users.email, username: users.username })
     .from(orders)
@@ -59,7 +69,11 @@ export async function orderMailData(ctx: AppContext, orderId: number): Promise<{
   if (!row) return null;
   const { order } = row;
   const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
-  const items = await ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id));
+  const items = await ctx.db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.id));
   const settings = await getSiteSettings(ctx);
   const currency = isCurrency(order.currency) ? order.currency : 'CNY';
   const carrier = findCarrier(order.carrierCode);
@@ -72,17 +86,29 @@ export async function orderMailData(ctx: AppContext, orderId: number): Promise<{
       buyerName: order.address.contact_name || row.username,
       orderNo: order.orderNo,
       total: formatPrice({ amountMinor: order.totalMinor, currency }),
-      deadline: new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(order.paymentDeadline) + ' UTC',
+      deadline:
+        new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
+          dateStyle: 'medium',
+          timeStyle: 'short',
+          timeZone: 'UTC',
+        }).format(order.paymentDeadline) + ' UTC',
       items: items.map((item) => ({ name: pickText(item.productName, locale), quantity: item.quantity })),
       orderUrl: `${base}/${locale}/my/order/${order.id}`,
       ...(carrier && order.trackingNo
-        ? { carrier: pickText(carrier.name, locale), trackingNo: order.trackingNo, trackingUrl: trackingUrl(carrier.code, order.trackingNo) }
+        ? {
+            carrier: pickText(carrier.name, locale),
+            trackingNo: order.trackingNo,
+            trackingUrl: trackingUrl(carrier.code, order.trackingNo),
+          }
         : {}),
     },
   };
 }
 
-export async function sendOrderMail(ctx: AppContext, input: { orderId: number; kind: OrderMailKind }): Promise<MailDelivery | null> {
+export async function sendOrderMail(
+  ctx: AppContext,
+  input: { orderId: number; kind: OrderMailKind },
+): Promise<MailDelivery | null> {
   const found = await orderMailData(ctx, input.orderId);
   if (!found) return null;
   return sendMail(ctx, { to: found.to, ...renderOrderMail(input.kind, found.data) });

@@ -1,12 +1,13 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { orderItems, orders } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { CARRIERS, findCarrier } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
 import { sendOrderMail } from './order-mail';
-import { ORDER_STATUS } from './order-lifecycle';
+import { ORDER_STATUS } from '../../shared/order-status';
 import { IllegalTransitionError, lockOrder, moveOrder, type OrderRow } from './order-state';
+import { onlyRow } from '../../db/rows';
 
 /**
  * What the operator does to orders (the `npm run shop` CLI calls these): list what is
@@ -30,7 +31,10 @@ export async function listOrdersToShip(ctx: AppContext): Promise<OrderToShip[]> 
   const rows = await ctx.db
     .select({
       order: orders,
-      items: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(Number),
+      items:
+        sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
+          Number,
+        ),
     })
     .from(orders)
     .where(eq(orders.status, ORDER_STATUS.pendingShipment))
@@ -48,17 +52,25 @@ export async function listOrdersToShip(ctx: AppContext): Promise<OrderToShip[]> 
 }
 
 /** Status 10 -> 20 with carrier and tracking number; emails the buyer the tracking link. */
-export async function shipOrder(ctx: AppContext, input: { orderId: number; carrierCode: string; trackingNo: string; now?: Date }): Promise<OrderRow> {
+export async function shipOrder(
+  ctx: AppContext,
+  input: { orderId: number; carrierCode: string; trackingNo: string; now?: Date },
+): Promise<OrderRow> {
   const carrier = findCarrier(input.carrierCode);
-  if (!carrier) throw new BadRequestError('order.carrierUnknown', { code: `${input.carrierCode} (${CARRIERS.map((c) => c.code).join(', ')})` });
+  if (!carrier)
+    throw new BadRequestError('order.carrierUnknown', {
+      code: `${input.carrierCode} (${CARRIERS.map((c) => c.code).join(', ')})`,
+    });
   const trackingNo = input.trackingNo.trim();
-  if (!/^[A-Za-z0-9-]{4,40}$/.test(trackingNo)) throw new BadRequestError('validation.invalidFormat', { field: 'tracking number' });
+  if (!/^[A-Za-z0-9-]{4,40}$/.test(trackingNo))
+    throw new BadRequestError('validation.invalidFormat', { field: 'tracking number' });
   const now = input.now ?? new Date();
   const shipped = await ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     if (!order) throw new NotFoundError('order.notFound');
     if (order.status !== ORDER_STATUS.pendingShipment) throw new IllegalTransitionError('order.notPendingShipment');
     const moved = await moveOrder(tx, order, {
+      action: 'ship',
       to: ORDER_STATUS.pendingReceipt,
       actor: 'operator',
       note: 'order.history.shipped',
@@ -82,26 +94,42 @@ async function shippedOrder(ctx: AppContext, orderId: number): Promise<OrderRow>
 }
 
 /** An operator's tracking note ("Arrived at Los Angeles hub"), at `at` or now. */
-export async function addTrackingEvent(ctx: AppContext, input: { orderId: number; description: string; at?: Date }): Promise<void> {
+export async function addTrackingEvent(
+  ctx: AppContext,
+  input: { orderId: number; description: string; at?: Date },
+): Promise<void> {
   const description = input.description.trim();
   if (!description) throw new BadRequestError('validation.required', { field: 'event' });
   const order = await shippedOrder(ctx, input.orderId);
-  await trackingProvider().record(ctx.db, order.id, { occurredAt: input.at ?? new Date(), description: description.slice(0, 500), kind: 'update' });
+  await trackingProvider().record(ctx.db, order.id, {
+    occurredAt: input.at ?? new Date(),
+    description: description.slice(0, 500),
+    kind: 'update',
+  });
 }
 
 /** Records delivery (a tracking event and `delivered_at`); the status stays 20 until receipt is confirmed. */
-export async function markDelivered(ctx: AppContext, input: { orderId: number; at?: Date; description?: string }): Promise<OrderRow> {
+export async function markDelivered(
+  ctx: AppContext,
+  input: { orderId: number; at?: Date; description?: string },
+): Promise<OrderRow> {
   const at = input.at ?? new Date();
   return ctx.db.transaction(async (tx) => {
     const order = await lockOrder(tx, input.orderId);
     if (!order) throw new NotFoundError('order.notFound');
     if (order.status !== ORDER_STATUS.pendingReceipt) throw new IllegalTransitionError('order.notShipped');
-    await trackingProvider().record(tx, order.id, { occurredAt: at, description: input.description?.trim() ?? '', kind: 'delivered' });
-    const [updated] = await tx
-      .update(orders)
-      .set({ deliveredAt: at, updatedAt: sql`now()` })
-      .where(eq(orders.id, order.id))
-      .returning();
+    await trackingProvider().record(tx, order.id, {
+      occurredAt: at,
+      description: input.description?.trim() ?? '',
+      kind: 'delivered',
+    });
+    const updated = onlyRow(
+      await tx
+        .update(orders)
+        .set({ deliveredAt: at, updatedAt: sql`now()` })
+        .where(eq(orders.id, order.id))
+        .returning(),
+    );
     return updated;
   });
 }

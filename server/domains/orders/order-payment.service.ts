@@ -1,9 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
-import { orderItems, orders, products, users } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { orderItems, orders, users } from '../../db/schema';
 import { bumpContentVersion } from '../../shared/content-version';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { isCurrency, type Currency } from '../../shared/money';
-import { ORDER_STATUS, PAY_STATUS } from './order-lifecycle';
+import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
+import { countSold } from '../catalog/stock.service';
 import { lockOrder, moveOrder, type OrderRow } from './order-state';
 
 /**
@@ -31,7 +32,10 @@ export interface OrderForPayment {
   payable: boolean;
 }
 
-export async function getOrderForPayment(ctx: AppContext, input: { orderId: number; userId?: number }): Promise<OrderForPayment | null> {
+export async function getOrderForPayment(
+  ctx: AppContext,
+  input: { orderId: number; userId?: number },
+): Promise<OrderForPayment | null> {
   const [row] = await ctx.db
     .select({ order: orders, email: users.email })
     .from(orders)
@@ -92,25 +96,20 @@ export async function markOrderPaid(
       return { outcome: 'amount_mismatch', order } as const;
     }
     const paid = await moveOrder(tx, order, {
+      action: 'pay',
       to: ORDER_STATUS.pendingShipment,
-      payStatus: PAY_STATUS.paid,
       actor: 'payment',
       note: 'order.history.paid',
       set: { paymentId: input.paymentId, paidAt: input.paidAt ?? new Date() },
     });
-    await countSold(tx, order.id);
+    const sold = await tx
+      .select({ productId: orderItems.productId, quantity: orderItems.quantity })
+      .from(orderItems)
+      .where(eq(orderItems.orderId, order.id));
+    await countSold({ ...ctx, db: tx }, sold);
     return { outcome: 'paid', order: paid } as const;
   });
   // 'Sold' counts show on cached catalogue pages.
   if (result.outcome === 'paid') await bumpContentVersion(ctx);
   return result;
-}
-
-/** A paid order adds its quantities to the products' 'Sold' counts (SPEC section 2's cards). */
-async function countSold(tx: Pick<AppContext['db'], 'execute'>, orderId: number): Promise<void> {
-  await tx.execute(sql`
-    update ${products} set sold_count = ${products.soldCount} + sold.quantity
-    from (select ${orderItems.productId} as product_id, sum(${orderItems.quantity})::int as quantity
-          from ${orderItems} where ${orderItems.orderId} = ${orderId} group by ${orderItems.productId}) as sold
-    where ${products.id} = sold.product_id`);
 }

@@ -1,30 +1,32 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
-import type { Database } from '../../db/client';
-import { coupons, orderItems, orders, orderStatusHistory, productSkus } from '../../db/schema';
-import { AppError } from '../../shared/errors';
-import { canPayTransition, canTransition, type OrderStatus, type PayStatus } from './order-lifecycle';
+import { orderItems, orders, orderStatusHistory } from '../../db/schema';
+import type { AppContext, Transaction, TransactionContext } from '../../context';
+import { AppError, uniqueViolation } from '../../shared/errors';
+import { returnStock } from '../catalog/stock.service';
+import { releaseCouponUse } from '../coupons/coupons.service';
+import { ORDER_STATUS, PAY_STATUS, type OrderStatus } from '../../shared/order-status';
+import { allowedTransition, type Actor, type OrderAction } from './order-lifecycle';
 
-export type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
 export type OrderRow = typeof orders.$inferSelect;
-export type Actor = 'buyer' | 'system' | 'operator' | 'payment';
 
-/** A move the lifecycle table does not allow (409, names both statuses in the buyer's language). */
+/** A move the lifecycle table does not allow (a conflict; names both statuses in the buyer's language). */
 export class IllegalTransitionError extends AppError {
   constructor(messageKey: MessageKey, params?: Record<string, string | number>) {
-    super(messageKey, 409, 409, params);
+    super('conflict', messageKey, params);
   }
 }
 
 /** Reads one order and holds its row lock until the transaction ends. */
-export async function lockOrder(tx: Tx, orderId: number): Promise<OrderRow | undefined> {
+export async function lockOrder(tx: Transaction, orderId: number): Promise<OrderRow | undefined> {
   const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for('update');
   return row;
 }
 
 export interface Move {
+  /** What is being done; with `to` it names one row of the lifecycle table. */
+  action: OrderAction;
   to: OrderStatus;
-  payStatus?: PayStatus;
   actor: Actor;
   /** A message key (`order.history.*`), translated when the history is read. */
   note: MessageKey;
@@ -33,22 +35,20 @@ export interface Move {
 
 /**
  * Moves a locked order along the lifecycle table and writes the history row. Throws for a
- * move the table (or the pay-status table) does not allow, so no caller can skip a step.
+ * move the table does not list, an actor it does not name for that move, or a pay status it
+ * does not expect, so no caller can skip a step. The pay status changes only as the table says.
  */
-export async function moveOrder(tx: Tx, order: OrderRow, move: Move): Promise<OrderRow> {
-  if (!canTransition(order.status, move.to)) {
-    throw new IllegalTransitionError('order.illegalTransition', { from: order.status, to: move.to });
-  }
-  const payStatus = move.payStatus ?? order.payStatus;
-  if (payStatus !== order.payStatus && !canPayTransition(order.payStatus, payStatus)) {
-    throw new IllegalTransitionError('order.illegalTransition', { from: order.status, to: move.to });
-  }
+export async function moveOrder(tx: Transaction, order: OrderRow, move: Move): Promise<OrderRow> {
+  const refused = () => new IllegalTransitionError('order.illegalTransition', { from: order.status, to: move.to });
+  const transition = allowedTransition({ from: order.status, ...move }, order.payStatus);
+  if (!transition) throw refused();
+  const payStatus = transition.pay?.to ?? order.payStatus;
   const [updated] = await tx
     .update(orders)
     .set({ ...move.set, status: move.to, payStatus, updatedAt: sql`now()` })
     .where(and(eq(orders.id, order.id), eq(orders.status, order.status)))
     .returning();
-  if (!updated) throw new IllegalTransitionError('order.illegalTransition', { from: order.status, to: move.to });
+  if (!updated) throw refused();
   await tx.insert(orderStatusHistory).values({
     orderId: order.id,
     fromStatus: order.status,
@@ -60,23 +60,69 @@ export async function moveOrder(tx: Tx, order: OrderRow, move: Move): Promise<Or
   return updated;
 }
 
-/** Puts an order's quantities back on the shelf and gives its coupon use back. */
-export async function releaseOrderHolds(tx: Tx, order: OrderRow): Promise<void> {
-  const lines = await tx
+/** Puts an order's quantities back on the shelf and gives its coupon use back, in the caller's transaction. */
+export async function releaseOrderHolds(ctx: TransactionContext, order: OrderRow): Promise<void> {
+  const lines = await ctx.db
     .select({ skuId: orderItems.skuId, quantity: orderItems.quantity })
     .from(orderItems)
-    .where(eq(orderItems.orderId, order.id))
-    .orderBy(orderItems.skuId);
-  for (const line of lines) {
-    await tx
-      .update(productSkus)
-      .set({ stock: sql`${productSkus.stock} + ${line.quantity}` })
-      .where(eq(productSkus.id, line.skuId));
-  }
-  if (order.couponId !== null) {
-    await tx
-      .update(coupons)
-      .set({ usedCount: sql`greatest(${coupons.usedCount} - 1, 0)` })
-      .where(eq(coupons.id, order.couponId));
-  }
+    .where(eq(orderItems.orderId, order.id));
+  await returnStock(ctx, lines);
+  if (order.couponId !== null) await releaseCouponUse(ctx, order.couponId);
+}
+
+export type NewOrder = Omit<typeof orders.$inferInsert, 'id' | 'status' | 'payStatus' | 'orderNo'> & {
+  /** A literal, or the SQL that draws the next number (order-numbers.ts). */
+  orderNo: string | SQL<string>;
+};
+export type NewOrderLine = Omit<typeof orderItems.$inferInsert, 'id' | 'orderId'>;
+
+/**
+ * Records a placed order in the caller's transaction: the order (status 1, pay status 1),
+ * its lines and the first history row. A second order with the same buyer and idempotency
+ * key fails on the unique index (see `isRepeatedIdempotencyKey`); a concurrent one waits here.
+ */
+export async function insertPlacedOrder(
+  ctx: TransactionContext,
+  order: NewOrder,
+  lines: readonly NewOrderLine[],
+): Promise<OrderRow> {
+  const [created] = await ctx.db
+    .insert(orders)
+    .values({ ...order, status: ORDER_STATUS.pendingPayment, payStatus: PAY_STATUS.pending })
+    .returning();
+  if (!created) throw new Error('order insert returned no row');
+  await ctx.db.insert(orderItems).values(lines.map((line) => ({ ...line, orderId: created.id })));
+  await ctx.db.insert(orderStatusHistory).values({
+    orderId: created.id,
+    fromStatus: null,
+    toStatus: ORDER_STATUS.pendingPayment,
+    payStatus: PAY_STATUS.pending,
+    actor: 'buyer',
+    note: 'order.history.placed',
+    createdAt: order.createdAt,
+  });
+  return created;
+}
+
+export async function findOrderByIdempotencyKey(
+  ctx: AppContext,
+  userId: number,
+  key: string,
+): Promise<OrderRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)))
+    .limit(1);
+  return row;
+}
+
+/** True when an insert failed because this buyer already placed an order with that idempotency key. */
+export function isRepeatedIdempotencyKey(error: unknown): boolean {
+  return uniqueViolation(error) === 'orders_user_idempotency_idx';
+}
+
+/** An order number already taken: only if someone reset the sequence (a restored backup, say). */
+export function isRepeatedOrderNo(error: unknown): boolean {
+  return uniqueViolation(error) === 'orders_order_no_unique';
 }

@@ -1,16 +1,27 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { pickText, translate, type Locale } from '../../../i18n';
+import { hasMessage, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext, TransactionContext } from '../../context';
 import { bumpContentVersion } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
-import { isCurrency, type Currency } from '../../shared/money';
-import { amountView, rateText, type AmountView } from '../checkout/checkout.service';
+import { amountView, isCurrency, rateText, type Currency } from '../../shared/money';
+import type { AmountView } from '../../shared/money.schemas';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
-import { AFTER_SALE_STATUSES, ORDER_STATUS, PAY_STATUS } from './order-lifecycle';
-import { IllegalTransitionError, lockOrder, moveOrder, releaseOrderHolds, type Actor, type OrderRow, type Tx } from './order-state';
-import type { OrderListQuery } from './orders.schemas';
+import { AFTER_SALE_STATUSES, isOrderStatus, isPayStatus, ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
+import type { Actor } from './order-lifecycle';
+import { IllegalTransitionError, lockOrder, moveOrder, releaseOrderHolds, type OrderRow } from './order-state';
+import type {
+  OrderCounts,
+  OrderDetail,
+  OrderExpress,
+  OrderLine,
+  OrderListQuery,
+  OrderPage,
+  OrderSummary,
+  ShipmentView,
+} from './orders.schemas';
+import { onlyRow } from '../../db/rows';
 
 type ItemRow = typeof orderItems.$inferSelect;
 
@@ -26,13 +37,15 @@ function moneyOf(order: OrderRow) {
   return (minor: number): AmountView => amountView(minor, currency, display, order.displayRateMicros);
 }
 
-function itemView(item: ItemRow, order: OrderRow, locale: Locale) {
+function itemView(item: ItemRow, order: OrderRow, locale: Locale): OrderLine {
   const money = moneyOf(order);
   return {
     sku_id: item.skuId,
     product_id: item.productId,
     name: pickText(item.productName, locale),
-    properties: item.skuProperties.map((property) => `${pickText(property.name, locale)}: ${pickText(property.value, locale)}`).join(' / '),
+    properties: item.skuProperties
+      .map((property) => `${pickText(property.name, locale)}: ${pickText(property.value, locale)}`)
+      .join(' / '),
     image: item.image,
     quantity: item.quantity,
     unit_price: money(item.unitPriceMinor),
@@ -40,15 +53,24 @@ function itemView(item: ItemRow, order: OrderRow, locale: Locale) {
   };
 }
 
-function summaryView(order: OrderRow, items: ItemRow[], locale: Locale) {
+/** A status in words; the key type checks that every status has a message. A number no status has reads as itself. */
+function orderStatusText(locale: Locale, status: number): string {
+  return isOrderStatus(status) ? translate(locale, `order.status.${status}`) : String(status);
+}
+
+function payStatusText(locale: Locale, payStatus: number): string {
+  return isPayStatus(payStatus) ? translate(locale, `order.payStatus.${payStatus}`) : String(payStatus);
+}
+
+function summaryView(order: OrderRow, items: ItemRow[], locale: Locale): OrderSummary {
   const { currency, display } = currencies(order);
   return {
     id: order.id,
     order_no: order.orderNo,
     status: order.status,
-    status_text: translate(locale, `order.status.${order.status}` as never),
+    status_text: orderStatusText(locale, order.status),
     pay_status: order.payStatus,
-    pay_status_text: translate(locale, `order.payStatus.${order.payStatus}` as never),
+    pay_status_text: payStatusText(locale, order.payStatus),
     created_at: order.createdAt.toISOString(),
     payment_deadline: order.status === ORDER_STATUS.pendingPayment ? order.paymentDeadline.toISOString() : null,
     currency,
@@ -60,12 +82,15 @@ function summaryView(order: OrderRow, items: ItemRow[], locale: Locale) {
     can_confirm: order.status === ORDER_STATUS.pendingReceipt,
   };
 }
-export type OrderSummary = ReturnType<typeof summaryView>;
 
 async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number, ItemRow[]>> {
   const map = new Map<number, ItemRow[]>();
   if (orderIds.length === 0) return map;
-  const rows = await ctx.db.select().from(orderItems).where(inArray(orderItems.orderId, orderIds)).orderBy(asc(orderItems.id));
+  const rows = await ctx.db
+    .select()
+    .from(orderItems)
+    .where(inArray(orderItems.orderId, orderIds))
+    .orderBy(asc(orderItems.id));
   for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
   return map;
 }
@@ -76,7 +101,10 @@ function tabCondition(tab: OrderListQuery['status']): SQL | undefined {
   return eq(orders.status, Number(tab));
 }
 
-async function pagedOrders(ctx: AppContext, input: { userId: number; page: number; page_size: number; condition?: SQL; locale: Locale }) {
+async function pagedOrders(
+  ctx: AppContext,
+  input: { userId: number; page: number; page_size: number; condition?: SQL; locale: Locale },
+): Promise<OrderPage> {
   const where = and(eq(orders.userId, input.userId), input.condition);
   const rows = await ctx.db
     .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
@@ -87,10 +115,18 @@ async function pagedOrders(ctx: AppContext, input: { userId: number; page: numbe
     .offset((input.page - 1) * input.page_size);
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && input.page > 1) {
-    const [counted] = await ctx.db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(orders).where(where);
+    const counted = onlyRow(
+      await ctx.db
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(orders)
+        .where(where),
+    );
     total = counted.n;
   }
-  const items = await itemsOf(ctx, rows.map((row) => row.order.id));
+  const items = await itemsOf(
+    ctx,
+    rows.map((row) => row.order.id),
+  );
   return {
     records: rows.map((row) => summaryView(row.order, items.get(row.order.id) ?? [], input.locale)),
     total,
@@ -100,17 +136,28 @@ async function pagedOrders(ctx: AppContext, input: { userId: number; page: numbe
 }
 
 /** `GET /v1/order/list`: the buyer's orders, newest first, filtered by tab. */
-export function listOrders(ctx: AppContext, input: { userId: number; query: OrderListQuery; locale: Locale }) {
-  return pagedOrders(ctx, { userId: input.userId, ...input.query, condition: tabCondition(input.query.status), locale: input.locale });
+export function listOrders(
+  ctx: AppContext,
+  input: { userId: number; query: OrderListQuery; locale: Locale },
+): Promise<OrderPage> {
+  return pagedOrders(ctx, {
+    userId: input.userId,
+    ...input.query,
+    condition: tabCondition(input.query.status),
+    locale: input.locale,
+  });
 }
 
 /** `GET /v1/order/afterSaleList`: orders in refund or exchange, or whose after-sale finished. */
-export function listAfterSaleOrders(ctx: AppContext, input: { userId: number; page: number; page_size: number; locale: Locale }) {
+export function listAfterSaleOrders(
+  ctx: AppContext,
+  input: { userId: number; page: number; page_size: number; locale: Locale },
+): Promise<OrderPage> {
   return pagedOrders(ctx, { ...input, condition: tabCondition('after_sales') });
 }
 
 /** `GET /v1/order/countByStatus`: the numbers on the My Orders tabs. */
-export async function countOrdersByStatus(ctx: AppContext, userId: number) {
+export async function countOrdersByStatus(ctx: AppContext, userId: number): Promise<OrderCounts> {
   const rows = await ctx.db
     .select({ status: orders.status, n: sql<number>`count(*)`.mapWith(Number) })
     .from(orders)
@@ -122,7 +169,9 @@ export async function countOrdersByStatus(ctx: AppContext, userId: number) {
     pending_payment: of(ORDER_STATUS.pendingPayment),
     pending_shipment: of(ORDER_STATUS.pendingShipment),
     pending_receipt: of(ORDER_STATUS.pendingReceipt),
-    after_sales: rows.filter((row) => (AFTER_SALE_STATUSES as number[]).includes(row.status)).reduce((sum, row) => sum + row.n, 0),
+    after_sales: rows
+      .filter((row) => (AFTER_SALE_STATUSES as number[]).includes(row.status))
+      .reduce((sum, row) => sum + row.n, 0),
     by_status: Object.fromEntries(rows.map((row) => [String(row.status), row.n])),
   };
 }
@@ -138,7 +187,7 @@ async function ownOrder(ctx: AppContext, userId: number, id: number): Promise<Or
   return order;
 }
 
-function shipmentView(order: OrderRow, locale: Locale) {
+function shipmentView(order: OrderRow, locale: Locale): ShipmentView | null {
   if (!order.carrierCode || !order.trackingNo) return null;
   const carrier = findCarrier(order.carrierCode);
   return {
@@ -152,11 +201,18 @@ function shipmentView(order: OrderRow, locale: Locale) {
 }
 
 /** `GET /v1/order/{id}`: everything the order detail page shows. */
-export async function getOrderDetail(ctx: AppContext, input: { userId: number; id: number; locale: Locale }) {
+export async function getOrderDetail(
+  ctx: AppContext,
+  input: { userId: number; id: number; locale: Locale },
+): Promise<OrderDetail> {
   const order = await ownOrder(ctx, input.userId, input.id);
   const [items, history] = await Promise.all([
     itemsOf(ctx, [order.id]),
-    ctx.db.select().from(orderStatusHistory).where(eq(orderStatusHistory.orderId, order.id)).orderBy(asc(orderStatusHistory.id)),
+    ctx.db
+      .select()
+      .from(orderStatusHistory)
+      .where(eq(orderStatusHistory.orderId, order.id))
+      .orderBy(asc(orderStatusHistory.id)),
   ]);
   const money = moneyOf(order);
   const { locale } = input;
@@ -182,30 +238,34 @@ export async function getOrderDetail(ctx: AppContext, input: { userId: number; i
     paid_at: order.paidAt?.toISOString() ?? null,
     history: history.map((entry) => ({
       status: entry.toStatus,
-      status_text: translate(locale, `order.status.${entry.toStatus}` as never),
+      status_text: orderStatusText(locale, entry.toStatus),
       pay_status: entry.payStatus,
       actor: entry.actor,
-      note: translate(locale, entry.note as never),
+      note: hasMessage(entry.note) ? translate(locale, entry.note) : entry.note,
       at: entry.createdAt.toISOString(),
     })),
     shipment: shipmentView(order, locale),
   };
 }
-export type OrderDetail = Awaited<ReturnType<typeof getOrderDetail>>;
 
 /**
  * Cancels a locked unpaid order (status 1 -> 60, pay status 1 -> 3) and gives its stock
  * and coupon use back, in the caller's transaction. Used by the buyer and the timeout sweep.
  */
-export async function cancelUnpaid(tx: Tx, order: OrderRow, actor: Actor, now: Date): Promise<OrderRow> {
-  const cancelled = await moveOrder(tx, order, {
+export async function cancelUnpaid(
+  ctx: TransactionContext,
+  order: OrderRow,
+  actor: Actor,
+  now: Date,
+): Promise<OrderRow> {
+  const cancelled = await moveOrder(ctx.db, order, {
+    action: 'cancel',
     to: ORDER_STATUS.cancelled,
-    payStatus: PAY_STATUS.cancelled,
     actor,
     note: actor === 'buyer' ? 'order.history.cancelledByBuyer' : 'order.history.cancelledUnpaid',
     set: { cancelledAt: now },
   });
-  await releaseOrderHolds(tx, order);
+  await releaseOrderHolds(ctx, order);
   return cancelled;
 }
 
@@ -217,15 +277,21 @@ export async function cancelOrderByBuyer(ctx: AppContext, input: { userId: numbe
     if (order.status !== ORDER_STATUS.pendingPayment || order.payStatus !== PAY_STATUS.pending) {
       throw new IllegalTransitionError('order.cannotCancel');
     }
-    return cancelUnpaid(tx, order, 'buyer', new Date());
+    return cancelUnpaid({ ...ctx, db: tx }, order, 'buyer', new Date());
   });
   await bumpContentVersion(ctx);
   return cancelled;
 }
 
 /** Status 20 -> 30, by the buyer (`PUT /v1/order/confirm/{id}`) or the auto-confirm sweep. */
-export async function confirmReceiptLocked(tx: Tx, order: OrderRow, actor: Actor, now: Date): Promise<OrderRow> {
-  return moveOrder(tx, order, {
+export async function confirmReceiptLocked(
+  ctx: TransactionContext,
+  order: OrderRow,
+  actor: Actor,
+  now: Date,
+): Promise<OrderRow> {
+  return moveOrder(ctx.db, order, {
+    action: 'confirmReceipt',
     to: ORDER_STATUS.received,
     actor,
     note: actor === 'buyer' ? 'order.history.received' : 'order.history.autoReceived',
@@ -238,28 +304,44 @@ export async function confirmReceipt(ctx: AppContext, input: { userId: number; i
     const order = await lockOrder(tx, input.id);
     if (!order || order.userId !== input.userId) throw new NotFoundError('order.notFound');
     if (order.status !== ORDER_STATUS.pendingReceipt) throw new IllegalTransitionError('order.cannotConfirm');
-    return confirmReceiptLocked(tx, order, 'buyer', new Date());
+    return confirmReceiptLocked({ ...ctx, db: tx }, order, 'buyer', new Date());
   });
 }
 
 /** Events the shop records itself are told in the reader's language; operator notes as written. */
-function eventText(event: { kind: string; description: string }, shipment: { carrier_name: string; tracking_no: string }, locale: Locale): string {
-  if (event.kind === 'shipped') return translate(locale, 'tracking.shipped', { carrier: shipment.carrier_name, trackingNo: shipment.tracking_no });
+function eventText(
+  event: { kind: string; description: string },
+  shipment: { carrier_name: string; tracking_no: string },
+  locale: Locale,
+): string {
+  if (event.kind === 'shipped')
+    return translate(locale, 'tracking.shipped', { carrier: shipment.carrier_name, trackingNo: shipment.tracking_no });
   if (event.kind === 'delivered' && !event.description) return translate(locale, 'tracking.delivered');
   return event.description;
 }
 
 /** `GET /v1/order/{id}/express`: carrier, tracking number and events of the buyer's order. */
-export async function getOrderExpress(ctx: AppContext, input: { userId: number; id: number; locale: Locale }) {
+export async function getOrderExpress(
+  ctx: AppContext,
+  input: { userId: number; id: number; locale: Locale },
+): Promise<OrderExpress> {
   const order = await ownOrder(ctx, input.userId, input.id);
   const shipment = shipmentView(order, input.locale);
   if (!shipment) throw new NotFoundError('order.notShipped');
-  const events = await trackingProvider().events(ctx.db, { orderId: order.id, carrierCode: shipment.carrier_code, trackingNo: shipment.tracking_no });
+  const events = await trackingProvider().events(ctx.db, {
+    orderId: order.id,
+    carrierCode: shipment.carrier_code,
+    trackingNo: shipment.tracking_no,
+  });
   return {
     ...shipment,
     status: order.status,
     events: events
-      .map((event) => ({ at: event.occurredAt.toISOString(), description: eventText(event, shipment, input.locale), kind: event.kind }))
+      .map((event) => ({
+        at: event.occurredAt.toISOString(),
+        description: eventText(event, shipment, input.locale),
+        kind: event.kind,
+      }))
       .reverse(),
   };
 }

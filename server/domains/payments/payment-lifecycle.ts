@@ -1,6 +1,10 @@
+import type { PaymentState } from '../../db/schema';
+
 /**
- * The payment attempt lifecycle, as one table. Every status change goes through
- * `canTransition`; anything not listed here is refused.
+ * The payment attempt lifecycle, as one table; anything not listed here is refused. Webhooks
+ * check their move with `canTransition`; the other writers are a just-opened attempt the
+ * gateway refused (pending -> failed) and the refund job, which updates only rows still
+ * `refund_pending`.
  *
  * - pending: the buyer was sent to the gateway.
  * - succeeded: the gateway captured the money (a late capture after a failure still counts:
@@ -10,17 +14,20 @@
  *   by another attempt); a refund is owed and retried until the gateway confirms it.
  * - refunded: the gateway confirmed the refund.
  */
-export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refund_pending', 'refunded'] as const;
-export type PaymentState = (typeof PAYMENT_STATES)[number];
 
-export const PAYMENT_TRANSITIONS: Record<PaymentState, readonly PaymentState[]> = {
-  pending: ['succeeded', 'failed', 'refund_pending'],
-  failed: ['succeeded', 'refund_pending'],
-  succeeded: ['refund_pending'],
-  refund_pending: ['refunded'],
-  refunded: [],
-};
+export type PaymentAction = 'capture' | 'decline' | 'oweRefund' | 'confirmRefund';
 
-export function canTransition(from: PaymentState, to: PaymentState): boolean {
-  return PAYMENT_TRANSITIONS[from].includes(to);
+/** Every allowed move with the action that makes it: the same shape as the order lifecycle table. */
+export const PAYMENT_TRANSITIONS: ReadonlyArray<{ from: PaymentState; to: PaymentState; action: PaymentAction }> = [
+  { from: 'pending', to: 'succeeded', action: 'capture' },
+  { from: 'pending', to: 'failed', action: 'decline' },
+  { from: 'pending', to: 'refund_pending', action: 'oweRefund' },
+  { from: 'failed', to: 'succeeded', action: 'capture' },
+  { from: 'failed', to: 'refund_pending', action: 'oweRefund' },
+  { from: 'succeeded', to: 'refund_pending', action: 'oweRefund' },
+  { from: 'refund_pending', to: 'refunded', action: 'confirmRefund' },
+];
+
+export function canTransition(from: PaymentState, to: PaymentState, action: PaymentAction): boolean {
+  return PAYMENT_TRANSITIONS.some((move) => move.from === from && move.to === to && move.action === action);
 }

@@ -1,5 +1,5 @@
 import type { Locale } from '../../../i18n/locales';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import type { Currency } from '../../shared/money';
 
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;

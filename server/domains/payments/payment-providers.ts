@@ -8,7 +8,11 @@ const built = new WeakMap<Env, Map<PaymentProviderName, PaymentProvider | null>>
 function build(env: Env, name: PaymentProviderName): PaymentProvider | null {
   if (name === 'sandbox') return createSandboxProvider(env.SANDBOX_WEBHOOK_SECRET);
   if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
-  return createStripeProvider({ secretKey: env.STRIPE_SECRET_KEY, webhookSecret: env.STRIPE_WEBHOOK_SECRET, apiBase: env.STRIPE_API_BASE });
+  return createStripeProvider({
+    secretKey: env.STRIPE_SECRET_KEY,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+    apiBase: env.STRIPE_API_BASE,
+  });
 }
 
 /**

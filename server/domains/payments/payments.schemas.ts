@@ -1,12 +1,10 @@
 import { z } from 'zod';
+import { rowId } from '../../shared/ids.schemas';
 import { PAYMENT_PROVIDERS } from './payment-provider';
-import { PAYMENT_STATES } from './payment-lifecycle';
+import { PAYMENT_STATES } from '../../db/schema';
 
 /** A positive id, as a JSON number or a numeric string; a missing one is "required", not "not a number". */
-const id = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value),
-  z.number().int().min(1).max(2_147_483_647),
-);
+const id = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), rowId);
 
 /**
  * `POST /v1/pay`. Strict: an amount or currency sent by the client is refused, never
@@ -28,5 +26,13 @@ export const payStatusAnswer = z.object({
   payment_id: z.number().int().nullable().describe('the latest payment attempt'),
   payment_status: z.enum(PAYMENT_STATES).nullable(),
 });
+
+export type PaymentStatusView = z.infer<typeof payStatusAnswer>;
+
+/** What a verified webhook did (the gateway only needs a 200; the outcome helps reading logs and tests). */
+const WEBHOOK_OUTCOMES = ['duplicate', 'ignored', 'unknown_payment', 'stale', 'paid', 'failed', 'refund_due'] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
+
+export const webhookAnswer = z.object({ received: z.literal(true), outcome: z.enum(WEBHOOK_OUTCOMES) });
 
 export const sandboxSessionParams = z.object({ session: z.string().regex(/^cs_sbx_[\w-]{10,60}$/) });

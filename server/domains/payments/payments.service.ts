@@ -1,27 +1,29 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { paymentEvents, payments } from '../../db/schema';
-import type { AppContext, RequestContext } from '../../shared/context';
+import type { AppContext, RequestContext } from '../../context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
-import { ORDER_STATUS, PAY_STATUS } from '../orders/order-lifecycle';
+import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { sendOrderMail } from '../orders/order-mail';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
-import { canTransition, type PaymentState } from './payment-lifecycle';
+import { canTransition } from './payment-lifecycle';
 import { WebhookVerificationError, type PaymentEvent, type PaymentProviderName } from './payment-provider';
 import { configuredProvider, providerNamed } from './payment-providers';
+import type { PaymentStatusView, WebhookOutcome } from './payments.schemas';
+import { onlyRow } from '../../db/rows';
 
 export type Payment = typeof payments.$inferSelect;
 
 /** An order that cannot be paid in its current state: a clear refusal, not a failure. */
 export class PaymentRefusedError extends AppError {
   constructor(messageKey: 'payments.orderCancelled' | 'payments.orderAlreadyPaid' | 'payments.orderNotPayable') {
-    super(messageKey, 409, 409);
+    super('conflict', messageKey);
   }
 }
 
 /** The gateway did not answer when starting a checkout; nothing was charged. */
 export class GatewayUnavailableError extends AppError {
   constructor() {
-    super('payments.gatewayUnavailable', 502, 502);
+    super('gatewayUnavailable', 'payments.gatewayUnavailable');
   }
 }
 
@@ -33,7 +35,8 @@ async function ownOrder(ctx: RequestContext, orderId: number): Promise<OrderForP
 }
 
 function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
-  if (order.status === ORDER_STATUS.cancelled || order.payStatus === PAY_STATUS.cancelled) return new PaymentRefusedError('payments.orderCancelled');
+  if (order.status === ORDER_STATUS.cancelled || order.payStatus === PAY_STATUS.cancelled)
+    return new PaymentRefusedError('payments.orderCancelled');
   if (order.payStatus === PAY_STATUS.paid) return new PaymentRefusedError('payments.orderAlreadyPaid');
   return order.payable ? null : new PaymentRefusedError('payments.orderNotPayable');
 }
@@ -47,21 +50,24 @@ export async function startPayment(
   input: { orderId: number; provider?: PaymentProviderName; siteOrigin: string },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
   const provider = configuredProvider(ctx.env);
-  if (input.provider && input.provider !== provider.name) throw new BadRequestError('payments.providerUnavailable', { provider: input.provider });
+  if (input.provider && input.provider !== provider.name)
+    throw new BadRequestError('payments.providerUnavailable', { provider: input.provider });
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
   if (refusal) throw refusal;
 
-  const [payment] = await ctx.db
-    .insert(payments)
-    .values({
-      orderId: order.id,
-      userId: ctx.user!.id,
-      provider: provider.name,
-      amountMinor: order.amountMinor,
-      currency: order.currency,
-    })
-    .returning();
+  const payment = onlyRow(
+    await ctx.db
+      .insert(payments)
+      .values({
+        orderId: order.id,
+        userId: ctx.user!.id,
+        provider: provider.name,
+        amountMinor: order.amountMinor,
+        currency: order.currency,
+      })
+      .returning(),
+  );
   const result = `${input.siteOrigin}/${ctx.locale}/result`;
   try {
     const session = await provider.createCheckout(ctx, {
@@ -74,24 +80,22 @@ export async function startPayment(
       successUrl: `${result}/success?order_id=${order.id}`,
       failUrl: `${result}/fail?order_id=${order.id}`,
     });
-    await ctx.db.update(payments).set({ providerRef: session.providerRef, updatedAt: new Date() }).where(eq(payments.id, payment.id));
+    await ctx.db
+      .update(payments)
+      .set({ providerRef: session.providerRef, updatedAt: new Date() })
+      .where(eq(payments.id, payment.id));
     return { paymentId: payment.id, redirectUrl: session.redirectUrl };
   } catch (error) {
-    ctx.log.error({ err: error, paymentId: payment.id, provider: provider.name }, 'payments: could not open a checkout session');
+    ctx.log.error(
+      { err: error, paymentId: payment.id, provider: provider.name },
+      'payments: could not open a checkout session',
+    );
     await ctx.db
       .update(payments)
       .set({ status: 'failed', lastError: (error as Error).message.slice(0, 500), updatedAt: new Date() })
       .where(eq(payments.id, payment.id));
     throw new GatewayUnavailableError();
   }
-}
-
-export interface PaymentStatusView {
-  order_id: number;
-  order_status: number;
-  pay_status: number;
-  payment_id: number | null;
-  payment_status: PaymentState | null;
 }
 
 /** What the result page polls: the order's statuses and its latest payment attempt. */
@@ -112,15 +116,6 @@ export async function paymentStatus(ctx: RequestContext, orderId: number): Promi
   };
 }
 
-export type WebhookOutcome =
-  | 'duplicate'
-  | 'ignored'
-  | 'unknown_payment'
-  | 'stale'
-  | 'paid'
-  | 'failed'
-  | 'refund_due';
-
 /**
  * Applies a verified gateway event once. The event id is recorded in the same transaction
  * as the change it causes, so a replay (or a second copy receiving the same retry) finds
@@ -129,12 +124,21 @@ export type WebhookOutcome =
  * take it (cancelled meanwhile, already paid by another attempt, a different amount) is
  * refunded.
  */
-export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentProviderName, event: PaymentEvent): Promise<WebhookOutcome> {
+export async function applyPaymentEvent(
+  ctx: AppContext,
+  providerName: PaymentProviderName,
+  event: PaymentEvent,
+): Promise<WebhookOutcome> {
   const applied = await ctx.db.transaction(async (tx) => {
     const txCtx: AppContext = { ...ctx, db: tx as unknown as AppContext['db'] };
     const [recorded] = await tx
       .insert(paymentEvents)
-      .values({ provider: providerName, eventId: event.eventId, type: event.type === 'ignored' ? event.gatewayType : event.type, outcome: 'received' })
+      .values({
+        provider: providerName,
+        eventId: event.eventId,
+        type: event.type === 'ignored' ? event.gatewayType : event.type,
+        outcome: 'received',
+      })
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id });
     if (!recorded) return { outcome: 'duplicate' as const, payment: null };
@@ -149,9 +153,10 @@ export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentPr
         .for('update');
       if (!payment) outcome = 'unknown_payment';
       else if (event.type === 'payment.failed') {
-        outcome = canTransition(payment.status, 'failed') ? 'failed' : 'stale';
-        if (outcome === 'failed') await setPayment(tx, payment.id, { status: 'failed', lastError: 'declined by the gateway' });
-      } else if (!canTransition(payment.status, 'succeeded')) {
+        outcome = canTransition(payment.status, 'failed', 'decline') ? 'failed' : 'stale';
+        if (outcome === 'failed')
+          await setPayment(tx, payment.id, { status: 'failed', lastError: 'declined by the gateway' });
+      } else if (!canTransition(payment.status, 'succeeded', 'capture')) {
         outcome = 'stale';
       } else {
         const chargeRef = event.chargeRef ?? null;
@@ -171,11 +176,17 @@ export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentPr
           outcome = 'refund_due';
           const reason = `order ${marked.outcome}`;
           await setPayment(tx, payment.id, { status: 'refund_pending', chargeRef, paidAt, lastError: reason });
-          ctx.log.warn({ paymentId: payment.id, orderId: payment.orderId, reason }, 'payments: captured money cannot be applied; refunding');
+          ctx.log.warn(
+            { paymentId: payment.id, orderId: payment.orderId, reason },
+            'payments: captured money cannot be applied; refunding',
+          );
         }
       }
     }
-    await tx.update(paymentEvents).set({ outcome, paymentId: payment?.id ?? null }).where(eq(paymentEvents.id, recorded.id));
+    await tx
+      .update(paymentEvents)
+      .set({ outcome, paymentId: payment?.id ?? null })
+      .where(eq(paymentEvents.id, recorded.id));
     return { outcome, payment };
   });
 
@@ -189,8 +200,15 @@ export async function applyPaymentEvent(ctx: AppContext, providerName: PaymentPr
   return applied.outcome;
 }
 
-async function setPayment(db: Pick<AppContext['db'], 'update'>, id: number, values: Partial<typeof payments.$inferInsert>): Promise<void> {
-  await db.update(payments).set({ ...values, updatedAt: new Date() }).where(eq(payments.id, id));
+async function setPayment(
+  db: Pick<AppContext['db'], 'update'>,
+  id: number,
+  values: Partial<typeof payments.$inferInsert>,
+): Promise<void> {
+  await db
+    .update(payments)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(payments.id, id));
 }
 
 /** Verifies a webhook's raw body with the provider it claims to come from, then applies it. */
@@ -211,7 +229,10 @@ export async function receiveWebhook(
     throw new BadRequestError('payments.badSignature');
   }
   const outcome = await applyPaymentEvent(ctx, providerName, event);
-  ctx.log.info({ provider: providerName, eventId: event.eventId, type: event.type, outcome }, 'payments: webhook applied');
+  ctx.log.info(
+    { provider: providerName, eventId: event.eventId, type: event.type, outcome },
+    'payments: webhook applied',
+  );
   return outcome;
 }
 
@@ -220,7 +241,10 @@ export async function receiveWebhook(
  * `refund_pending` and the payments job tries again; providers make repeats harmless.
  */
 export async function refundPayment(ctx: AppContext, paymentId: number): Promise<boolean> {
-  const [payment] = await ctx.db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.status, 'refund_pending')));
+  const [payment] = await ctx.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, paymentId), eq(payments.status, 'refund_pending')));
   if (!payment?.providerRef) return false;
   try {
     const provider = providerNamed(ctx.env, payment.provider);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { WebhookVerificationError } from './payment-provider';
 import { createStripeProvider } from './stripe-provider';
 import { startFakeStripe, type FakeStripe } from './testing/fake-stripe';
@@ -56,20 +56,39 @@ describe('stripe provider (against a local fake of the API)', () => {
       chargeRef: `pi_test_${providerRef}`,
     });
     const expired = fake.webhook('checkout.session.expired', providerRef);
-    expect(provider().verifyWebhook(Buffer.from(expired.body), { 'stripe-signature': expired.signature })).toMatchObject({ type: 'payment.failed' });
+    expect(
+      provider().verifyWebhook(Buffer.from(expired.body), { 'stripe-signature': expired.signature }),
+    ).toMatchObject({ type: 'payment.failed' });
     const other = fake.webhook('payment_intent.created', providerRef);
-    expect(provider().verifyWebhook(Buffer.from(other.body), { 'stripe-signature': other.signature })).toMatchObject({ type: 'ignored' });
+    expect(provider().verifyWebhook(Buffer.from(other.body), { 'stripe-signature': other.signature })).toMatchObject({
+      type: 'ignored',
+    });
 
-    expect(() => provider().verifyWebhook(Buffer.from(paid.body.replace('1280', '1')), { 'stripe-signature': paid.signature })).toThrow(WebhookVerificationError);
+    expect(() =>
+      provider().verifyWebhook(Buffer.from(paid.body.replace('1280', '1')), { 'stripe-signature': paid.signature }),
+    ).toThrow(WebhookVerificationError);
     expect(() => provider().verifyWebhook(Buffer.from(paid.body), {})).toThrow(WebhookVerificationError);
     const foreign = fake.webhook('checkout.session.completed', providerRef, { secret: 'whsec_someone_else' });
-    expect(() => provider().verifyWebhook(Buffer.from(foreign.body), { 'stripe-signature': foreign.signature })).toThrow(WebhookVerificationError);
-    const old = fake.webhook('checkout.session.completed', providerRef, { secret: webhookSecret, timestamp: Math.floor(Date.now() / 1000) - 3600 });
-    expect(() => provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature })).toThrow(WebhookVerificationError);
+    expect(() =>
+      provider().verifyWebhook(Buffer.from(foreign.body), { 'stripe-signature': foreign.signature }),
+    ).toThrow(WebhookVerificationError);
+    const old = fake.webhook('checkout.session.completed', providerRef, {
+      secret: webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    expect(() => provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature })).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('refunds the payment intent once, however often it is asked', async () => {
-    const request = { paymentId: 9, providerRef: 'cs_x', chargeRef: 'pi_abc', amountMinor: 100, currency: 'USD' as const };
+    const request = {
+      paymentId: 9,
+      providerRef: 'cs_x',
+      chargeRef: 'pi_abc',
+      amountMinor: 100,
+      currency: 'USD' as const,
+    };
     const first = await provider().refund(ctx, request);
     const second = await provider().refund(ctx, request);
     expect(second.refundRef).toBe(first.refundRef);

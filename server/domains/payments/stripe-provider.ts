@@ -15,7 +15,11 @@ function connectionOptions(apiBase: string | undefined): Pick<Stripe.StripeConfi
   return { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol };
 }
 
-function sessionEvent(eventId: string, type: 'payment.succeeded' | 'payment.failed', session: Stripe.Checkout.Session): PaymentEvent {
+function sessionEvent(
+  eventId: string,
+  type: 'payment.succeeded' | 'payment.failed',
+  session: Stripe.Checkout.Session,
+): PaymentEvent {
   const intent = session.payment_intent;
   return {
     eventId,
@@ -72,7 +76,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const signature = headers['stripe-signature'];
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(rawBody, Array.isArray(signature) ? signature[0] : (signature ?? ''), options.webhookSecret);
+        event = stripe.webhooks.constructEvent(
+          rawBody,
+          (Array.isArray(signature) ? signature[0] : signature) ?? '',
+          options.webhookSecret,
+        );
       } catch (error) {
         throw new WebhookVerificationError((error as Error).message);
       }

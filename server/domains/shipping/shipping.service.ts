@@ -8,8 +8,13 @@ export type ShippingRule = typeof shippingRules.$inferSelect;
 export const ANY_COUNTRY = '*';
 
 export async function shippingRuleFor(db: Database, countryCode: string): Promise<ShippingRule | null> {
-  const rows = await db.select().from(shippingRules).where(inArray(shippingRules.countryCode, [countryCode, ANY_COUNTRY]));
-  return rows.find((row) => row.countryCode === countryCode) ?? rows.find((row) => row.countryCode === ANY_COUNTRY) ?? null;
+  const rows = await db
+    .select()
+    .from(shippingRules)
+    .where(inArray(shippingRules.countryCode, [countryCode, ANY_COUNTRY]));
+  return (
+    rows.find((row) => row.countryCode === countryCode) ?? rows.find((row) => row.countryCode === ANY_COUNTRY) ?? null
+  );
 }
 
 /**
@@ -25,7 +30,12 @@ export function shippingFee(rule: ShippingRule | null, parcel: { weightGrams: nu
 }
 
 type RuleSeed = Omit<typeof shippingRules.$inferInsert, 'id' | 'updatedAt'>;
-const rule = (countryCode: string, first: [number, number], additional: [number, number], freeOverMinor: number | null): RuleSeed => ({
+const rule = (
+  countryCode: string,
+  first: [number, number],
+  additional: [number, number],
+  freeOverMinor: number | null,
+): RuleSeed => ({
   countryCode,
   firstWeightGrams: first[0],
   firstFeeMinor: first[1],

@@ -1,7 +1,5 @@
 import type { LocalizedText } from '../../../i18n/locales';
-
-export const DISPLAY_CURRENCIES = ['CNY', 'USD', 'EUR', 'JPY', 'GBP'] as const;
-export type CurrencyCode = (typeof DISPLAY_CURRENCIES)[number];
+import type { Currency } from '../../shared/money';
 
 /**
  * Every setting the shop reads, with the value a fresh shop starts from. Stored one row per
@@ -19,11 +17,11 @@ export interface SiteSettings {
   /** Raw analytics snippet injected into every page head (SPEC section 7). */
   analysis_code: string;
   /** The settlement currency: what buyers are charged in. */
-  currency: CurrencyCode;
+  currency: Currency;
   /** ISO 3166-1 alpha-2 codes of the countries the shop ships to. */
   country_list: string[];
   /** Units of each display currency per one unit of the settlement currency. */
-  exchange_rates: Record<CurrencyCode, number>;
+  exchange_rates: Record<Currency, number>;
   contact_email: string;
   contact_phone: string;
 }
@@ -52,5 +50,3 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   contact_email: 'hello@lumenloom.example',
   contact_phone: '+86 571 8888 6666',
 };
-
-export type SiteSettingKey = keyof SiteSettings;

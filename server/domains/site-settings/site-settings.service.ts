@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import { siteSettings } from '../../db/schema';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { bumpContentVersion, currentContentVersion } from '../../shared/content-version';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from './site-settings.defaults';
+import type { SeoConfigView, SiteConfigView, SiteManageView } from './site-settings.schemas';
 
 /**
  * Settings change rarely and are read on every page, so each process keeps them until the
@@ -14,7 +15,12 @@ let cached: { settings: SiteSettings; loadedAt: number; db: unknown; version: st
 
 export async function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {
   const version = await currentContentVersion(ctx);
-  if (cached && cached.db === ctx.db && cached.version === version && Date.now() - cached.loadedAt < CACHE_MILLISECONDS) {
+  if (
+    cached &&
+    cached.db === ctx.db &&
+    cached.version === version &&
+    Date.now() - cached.loadedAt < CACHE_MILLISECONDS
+  ) {
     return cached.settings;
   }
   const rows = await ctx.db.select().from(siteSettings);
@@ -47,7 +53,7 @@ export async function seedSiteSettings(ctx: AppContext): Promise<void> {
 }
 
 /** `GET /v1/siteManage`: what the storefront needs for SEO, analytics and checkout. */
-export function siteManageView(settings: SiteSettings, locale: Locale) {
+export function siteManageView(settings: SiteSettings, locale: Locale): SiteManageView {
   return {
     seo_image: settings.seo_image,
     seo_title: pickText(settings.seo_title, locale),
@@ -61,7 +67,7 @@ export function siteManageView(settings: SiteSettings, locale: Locale) {
 }
 
 /** `GET /v1/sys/conf`: the SEO triple the server render reads for every page head. */
-export function seoConfigView(settings: SiteSettings, locale: Locale) {
+export function seoConfigView(settings: SiteSettings, locale: Locale): SeoConfigView {
   return {
     title: pickText(settings.seo_title, locale),
     keyword: pickText(settings.seo_keyword, locale),
@@ -70,7 +76,7 @@ export function seoConfigView(settings: SiteSettings, locale: Locale) {
 }
 
 /** `GET /v1/config`: the site configuration of SPEC section 3 plus the app config. */
-export function siteConfigView(settings: SiteSettings, locale: Locale, client: number) {
+export function siteConfigView(settings: SiteSettings, locale: Locale, client: number): SiteConfigView {
   return {
     appName: pickText(settings.shop_name, locale),
     logo: settings.logo,

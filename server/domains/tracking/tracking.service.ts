@@ -17,7 +17,10 @@ export interface TrackingEvent {
  */
 export interface TrackingProvider {
   readonly name: string;
-  events(db: Database, shipment: { orderId: number; carrierCode: string; trackingNo: string }): Promise<TrackingEvent[]>;
+  events(
+    db: Database,
+    shipment: { orderId: number; carrierCode: string; trackingNo: string },
+  ): Promise<TrackingEvent[]>;
   record(db: Database, orderId: number, event: Omit<TrackingEvent, 'source'>): Promise<void>;
 }
 
@@ -29,7 +32,12 @@ export const manualTrackingProvider: TrackingProvider = {
       .from(orderTrackingEvents)
       .where(eq(orderTrackingEvents.orderId, shipment.orderId))
       .orderBy(asc(orderTrackingEvents.occurredAt), asc(orderTrackingEvents.id));
-    return rows.map((row) => ({ occurredAt: row.occurredAt, description: row.description, kind: row.kind, source: row.source }));
+    return rows.map((row) => ({
+      occurredAt: row.occurredAt,
+      description: row.description,
+      kind: row.kind,
+      source: row.source,
+    }));
   },
   async record(db, orderId, event) {
     await db.insert(orderTrackingEvents).values({ orderId, ...event, source: 'manual' });

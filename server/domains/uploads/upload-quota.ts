@@ -1,18 +1,22 @@
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { AppError } from '../../shared/errors';
-import { rateLimit, type RateLimitName } from '../customers/rate-limits';
+import { rateLimit, type RateLimitName } from '../../shared/rate-limits';
 import { formatSize } from './uploads.service';
 
 type QuotaName = Extract<RateLimitName, `upload.quota.${string}`>;
 
-/** A buyer who has stored the window's allowance: 429, Retry-After, and when uploads open again. */
+/** A buyer who has stored the window's allowance: too many requests, with Retry-After and when uploads open again. */
 export class UploadQuotaError extends AppError {
   constructor(
     readonly retryAfterSeconds: number,
     allowance: { images: number; limit: string; windowHours: number },
   ) {
     const minutes = Math.ceil(retryAfterSeconds / 60);
-    super('accounts.upload.quota', 429, 429, { ...allowance, hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+    super('tooManyRequests', 'accounts.upload.quota', {
+      ...allowance,
+      hours: Math.floor(minutes / 60),
+      minutes: minutes % 60,
+    });
   }
 }
 
@@ -34,7 +38,11 @@ export async function assertUploadAllowance(ctx: AppContext, userId: number): Pr
     ctx.kv.get(quotaKey('upload.quota.bytes', userId)),
   ]);
   const full: QuotaName | undefined =
-    Number(storedImages) >= images.max ? 'upload.quota.images' : Number(storedBytes) >= bytes.max ? 'upload.quota.bytes' : undefined;
+    Number(storedImages) >= images.max
+      ? 'upload.quota.images'
+      : Number(storedBytes) >= bytes.max
+        ? 'upload.quota.bytes'
+        : undefined;
   if (!full) return;
   const seconds = (await ctx.kv.ttlSeconds(quotaKey(full, userId))) ?? rateLimit(ctx, full).windowSeconds;
   throw new UploadQuotaError(seconds, {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { BadRequestError } from '../../shared/errors';
 
 /** Uploaded pictures are re-encoded to fit this box; bigger originals are scaled down. */
@@ -23,7 +23,10 @@ export function uploadsRoot(ctx: AppContext): string {
  * and any other metadata, and any payload hidden after the image), under an unguessable
  * name in DATA_DIR/uploads. Anything sharp cannot read as an image is refused.
  */
-export async function storeUploadedImage(ctx: AppContext, input: { bytes: Buffer; mimetype: string }): Promise<{ url: string; storedBytes: number }> {
+export async function storeUploadedImage(
+  ctx: AppContext,
+  input: { bytes: Buffer; mimetype: string },
+): Promise<{ url: string; storedBytes: number }> {
   if (!input.mimetype.startsWith('image/')) throw new BadRequestError('accounts.upload.notImage');
   let webp: Buffer;
   try {

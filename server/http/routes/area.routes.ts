@@ -1,29 +1,9 @@
 import type { FastifySerializerCompiler } from 'fastify';
 import { serializerCompiler, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { getAreaChildren, getAreaTree, type AreaAnswer, type AreaNode } from '../../domains/areas/areas.service';
-import { envelopeOf, ok } from '../envelope';
-
-/** One cascader option (SPEC section 3): `id`, a `leaf` flag and `children`. */
-const areaNodeSchema: z.ZodType<AreaNode> = z.object({
-  id: z.string(),
-  code: z.string(),
-  name: z.string(),
-  name_en: z.string(),
-  name_zh: z.string(),
-  leaf: z.boolean(),
-  get children() {
-    return z.array(areaNodeSchema).optional();
-  },
-});
-
-const areaQuerySchema = z.object({
-  /** A country ('US') or province/state ('US-CA') id: answers only its children. */
-  parent_id: z
-    .string()
-    .regex(/^[A-Za-z]{2}(-[A-Za-z0-9]{1,10})?$/)
-    .optional(),
-});
+import { areaNode, areaQuery, type AreaNode } from '../../domains/areas/areas.schemas';
+import { getAreaChildren, getAreaTree, type AreaAnswer } from '../../domains/areas/areas.service';
+import { answers, ok } from '../envelope';
 
 /**
  * Browsers and proxies may keep the answer for a while and then revalidate with the ETag.
@@ -79,13 +59,14 @@ export const areaRoutes: FastifyPluginAsyncZod = async (app) => {
       serializerCompiler: cachingSerializerCompiler,
       schema: {
         tags: ['area'],
-        summary: 'Countries of the country_list setting with their provinces/states and (China) cities, names in English and Chinese',
+        summary:
+          'Countries of the country_list setting with their provinces/states and (China) cities, names in English and Chinese',
         description:
-          'Without parent_id: the whole tree. With parent_id (a country or province/state id): only that node\'s children, ' +
+          "Without parent_id: the whole tree. With parent_id (a country or province/state id): only that node's children, " +
           'including the full city list of a state outside China. Sends ETag and Cache-Control; answers 304 to a matching If-None-Match.',
-        querystring: areaQuerySchema,
+        querystring: areaQuery,
         response: {
-          200: envelopeOf(z.array(areaNodeSchema)),
+          ...answers(z.array(areaNode), 'invalid', 'notFound'),
           304: z.null().describe('Not modified: the If-None-Match ETag is current; no body'),
         },
       },
@@ -96,7 +77,9 @@ export const areaRoutes: FastifyPluginAsyncZod = async (app) => {
         ? await getAreaChildren(request.ctx, { parentId, locale: request.ctx.locale })
         : await getAreaTree(request.ctx, { locale: request.ctx.locale });
       reply.header('etag', answer.etag).header('cache-control', CACHE_CONTROL).header('vary', VARY);
-      if (matchesEtag(request.headers['if-none-match'], answer.etag)) return reply.code(304).send(null);
+      if (matchesEtag(request.headers['if-none-match'], answer.etag))
+        // A 304 has no body: `undefined` skips the serializer, which would write `null`.
+        return reply.code(304).send(undefined as unknown as null);
       return envelopeOfAnswer(answer);
     },
   );

@@ -1,13 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { translate } from '../../../i18n';
-import { confirmOrderBody, createOrderBody, IDEMPOTENCY_KEY } from '../../domains/checkout/checkout.schemas';
+import {
+  confirmOrderBody,
+  confirmView as confirmViewSchema,
+  createOrderBody,
+  IDEMPOTENCY_KEY,
+  placedOrder,
+} from '../../domains/checkout/checkout.schemas';
 import { confirmView, quoteOrder } from '../../domains/checkout/checkout.service';
 import { placeOrder } from '../../domains/checkout/place-order.service';
 import { BadRequestError } from '../../shared/errors';
-import { requireUser } from '../auth';
-import { envelopeOf, ok } from '../envelope';
-import { confirmSchema, orderDetailSchema } from './order-schemas';
+import { requireUser, signedInBuyer } from '../auth';
+import { answers, ok } from '../envelope';
 
 /** SPEC section 7's `/v2/order/confirm` and `/v2/order` (registered under /v2, as written). */
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -18,13 +22,14 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['checkout'],
-        summary: 'Price an order before placing it: product price, shipping fee, discount, total paid, in the settlement and display currencies',
+        summary:
+          'Price an order before placing it: product price, shipping fee, discount, total paid, in the settlement and display currencies',
         body: confirmOrderBody,
-        response: { 200: envelopeOf(confirmSchema) },
+        response: answers(confirmViewSchema, 'write', 'login', 'notFound'),
       },
     },
     async (request) => {
-      const quote = await quoteOrder(request.ctx, { ...request.body, userId: request.ctx.user!.id, locale: request.ctx.locale });
+      const quote = await quoteOrder(request.ctx, { ...request.body, ...signedInBuyer(request) });
       return ok(await confirmView(quote, request.ctx.locale));
     },
   );
@@ -35,23 +40,23 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['checkout'],
         summary: 'Place an order (status 1, pay status 1); the same Idempotency-Key answers the same order',
-        description: 'Send an `Idempotency-Key` header (or `idempotency_key` in the body), 8-128 of [A-Za-z0-9_-], unique per attempt to buy.',
+        description:
+          'Send an `Idempotency-Key` header (or `idempotency_key` in the body), 8-128 of [A-Za-z0-9_-], unique per attempt to buy.',
         body: createOrderBody,
-        response: { 200: envelopeOf(orderDetailSchema.extend({ created: z.boolean() })) },
+        response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict'),
       },
     },
     async (request) => {
       const raw = request.headers['idempotency-key'];
       const header = Array.isArray(raw) ? raw[0] : raw;
-      if (header !== undefined && !IDEMPOTENCY_KEY.test(header)) throw new BadRequestError('order.idempotencyKeyInvalid');
+      if (header !== undefined && !IDEMPOTENCY_KEY.test(header))
+        throw new BadRequestError('order.idempotencyKeyInvalid');
       const { idempotency_key: bodyKey, notes, ...rest } = request.body;
-      const userId = request.ctx.user!.id;
       const { detail, created } = await placeOrder(request.ctx, {
         ...rest,
         notes,
-        userId,
+        ...signedInBuyer(request),
         idempotencyKey: header ?? bodyKey,
-        locale: request.ctx.locale,
       });
       return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
     },

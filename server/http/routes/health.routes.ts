@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../shared/context';
+import type { AppContext } from '../../context';
 import { OVERLOAD_RETRY_AFTER_SECONDS } from '../load-shedding';
 
 const READINESS_TIMEOUT_MS = 2_000;

@@ -1,6 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { translate } from '../../../i18n';
-import { afterSaleListQuery, orderIdParams, orderListQuery } from '../../domains/orders/orders.schemas';
+import { translate, type MessageKey } from '../../../i18n';
+import {
+  afterSaleListQuery,
+  orderCounts,
+  orderDetail,
+  orderExpress,
+  orderIdParams,
+  orderListQuery,
+  orderPage,
+} from '../../domains/orders/orders.schemas';
 import {
   cancelOrderByBuyer,
   confirmReceipt,
@@ -10,9 +18,24 @@ import {
   listAfterSaleOrders,
   listOrders,
 } from '../../domains/orders/orders.service';
-import { requireUser } from '../auth';
-import { envelopeOf, ok } from '../envelope';
-import { expressSchema, orderCountsSchema, orderDetailSchema, orderPageSchema } from './order-schemas';
+import { requireUser, signedInBuyer } from '../auth';
+import { answers, ok } from '../envelope';
+
+/** The moves a buyer makes on their own order; each answers the order as it now stands. */
+const buyerMoves = [
+  {
+    path: '/order/cancel/:id',
+    summary: 'Cancel an order awaiting payment (stock is given back)',
+    move: cancelOrderByBuyer,
+    doneMessage: 'order.cancelled',
+  },
+  {
+    path: '/order/confirm/:id',
+    summary: 'Confirm receipt of a shipped order (20 -> 30)',
+    move: confirmReceipt,
+    doneMessage: 'order.confirmed',
+  },
+] as const satisfies readonly { path: string; summary: string; move: unknown; doneMessage: MessageKey }[];
 
 /** SPEC section 7's order calls. Every one answers only the signed-in buyer's own orders. */
 export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -20,53 +43,85 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/order/list',
-    { schema: { tags: ['order'], summary: 'My orders, newest first; status tab all, 1, 10, 20 or after_sales', querystring: orderListQuery, response: { 200: envelopeOf(orderPageSchema) } } },
-    async (request) => ok(await listOrders(request.ctx, { userId: request.ctx.user!.id, query: request.query, locale: request.ctx.locale })),
+    {
+      schema: {
+        tags: ['order'],
+        summary: 'My orders, newest first; status tab all, 1, 10, 20 or after_sales',
+        querystring: orderListQuery,
+        response: answers(orderPage, 'invalid', 'login'),
+      },
+    },
+    async (request) => ok(await listOrders(request.ctx, { ...signedInBuyer(request), query: request.query })),
   );
 
   app.get(
     '/order/countByStatus',
-    { schema: { tags: ['order'], summary: 'Order counts for the My Orders tabs', response: { 200: envelopeOf(orderCountsSchema) } } },
-    async (request) => ok(await countOrdersByStatus(request.ctx, request.ctx.user!.id)),
+    {
+      schema: {
+        tags: ['order'],
+        summary: 'Order counts for the My Orders tabs',
+        response: answers(orderCounts, 'login'),
+      },
+    },
+    async (request) => ok(await countOrdersByStatus(request.ctx, signedInBuyer(request).userId)),
   );
 
   app.get(
     '/order/afterSaleList',
-    { schema: { tags: ['order'], summary: 'Orders in refund or exchange (statuses 40-52, 71)', querystring: afterSaleListQuery, response: { 200: envelopeOf(orderPageSchema) } } },
-    async (request) => ok(await listAfterSaleOrders(request.ctx, { userId: request.ctx.user!.id, ...request.query, locale: request.ctx.locale })),
+    {
+      schema: {
+        tags: ['order'],
+        summary: 'Orders in refund or exchange (statuses 40-52, 71)',
+        querystring: afterSaleListQuery,
+        response: answers(orderPage, 'invalid', 'login'),
+      },
+    },
+    async (request) => ok(await listAfterSaleOrders(request.ctx, { ...signedInBuyer(request), ...request.query })),
   );
 
   app.get(
     '/order/:id',
-    { schema: { tags: ['order'], summary: 'One order: contact, address, price details, notes, status history, shipment, lines', params: orderIdParams, response: { 200: envelopeOf(orderDetailSchema) } } },
-    async (request) => ok(await getOrderDetail(request.ctx, { userId: request.ctx.user!.id, id: request.params.id, locale: request.ctx.locale })),
+    {
+      schema: {
+        tags: ['order'],
+        summary: 'One order: contact, address, price details, notes, status history, shipment, lines',
+        params: orderIdParams,
+        response: answers(orderDetail, 'invalid', 'login', 'notFound'),
+      },
+    },
+    async (request) => ok(await getOrderDetail(request.ctx, { ...signedInBuyer(request), id: request.params.id })),
   );
 
   app.get(
     '/order/:id/express',
-    { schema: { tags: ['order'], summary: 'Carrier, tracking number and tracking events (newest first)', params: orderIdParams, response: { 200: envelopeOf(expressSchema) } } },
-    async (request) => ok(await getOrderExpress(request.ctx, { userId: request.ctx.user!.id, id: request.params.id, locale: request.ctx.locale })),
+    {
+      schema: {
+        tags: ['order'],
+        summary: 'Carrier, tracking number and tracking events (newest first)',
+        params: orderIdParams,
+        response: answers(orderExpress, 'invalid', 'login', 'notFound'),
+      },
+    },
+    async (request) => ok(await getOrderExpress(request.ctx, { ...signedInBuyer(request), id: request.params.id })),
   );
 
-  app.put(
-    '/order/cancel/:id',
-    { schema: { tags: ['order'], summary: 'Cancel an order awaiting payment (stock is given back)', params: orderIdParams, response: { 200: envelopeOf(orderDetailSchema) } } },
-    async (request) => {
-      const userId = request.ctx.user!.id;
-      await cancelOrderByBuyer(request.ctx, { userId, id: request.params.id });
-      const detail = await getOrderDetail(request.ctx, { userId, id: request.params.id, locale: request.ctx.locale });
-      return ok(detail, translate(request.ctx.locale, 'order.cancelled'));
-    },
-  );
-
-  app.put(
-    '/order/confirm/:id',
-    { schema: { tags: ['order'], summary: 'Confirm receipt of a shipped order (20 -> 30)', params: orderIdParams, response: { 200: envelopeOf(orderDetailSchema) } } },
-    async (request) => {
-      const userId = request.ctx.user!.id;
-      await confirmReceipt(request.ctx, { userId, id: request.params.id });
-      const detail = await getOrderDetail(request.ctx, { userId, id: request.params.id, locale: request.ctx.locale });
-      return ok(detail, translate(request.ctx.locale, 'order.confirmed'));
-    },
-  );
+  for (const { path, summary, move, doneMessage } of buyerMoves) {
+    app.put(
+      path,
+      {
+        schema: {
+          tags: ['order'],
+          summary,
+          params: orderIdParams,
+          response: answers(orderDetail, 'write', 'login', 'notFound', 'conflict'),
+        },
+      },
+      async (request) => {
+        const buyer = signedInBuyer(request);
+        await move(request.ctx, { userId: buyer.userId, id: request.params.id });
+        const detail = await getOrderDetail(request.ctx, { ...buyer, id: request.params.id });
+        return ok(detail, translate(request.ctx.locale, doneMessage));
+      },
+    );
+  }
 };

@@ -1,14 +1,17 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { orderIdParams, payAnswer, payBody, payStatusAnswer } from '../../domains/payments/payments.schemas';
+import {
+  orderIdParams,
+  payAnswer,
+  payBody,
+  payStatusAnswer,
+  webhookAnswer,
+} from '../../domains/payments/payments.schemas';
 import { paymentStatus, receiveWebhook, startPayment } from '../../domains/payments/payments.service';
 import type { PaymentProviderName } from '../../domains/payments/payment-provider';
 import type { Env } from '../../shared/env';
 import { siteOriginOf } from '../request-context';
 import { requireUser } from '../auth';
-import { envelopeOf, ok } from '../envelope';
-
-const webhookAnswer = envelopeOf(z.object({ received: z.literal(true), outcome: z.string() }));
+import { answers, ok } from '../envelope';
 
 /** The gateways' webhooks: verified against the exact bytes received, so the body stays raw. */
 const webhookRoutes: FastifyPluginAsyncZod<{ providers: PaymentProviderName[] }> = async (app, { providers }) => {
@@ -19,7 +22,11 @@ const webhookRoutes: FastifyPluginAsyncZod<{ providers: PaymentProviderName[] }>
       `/pay/webhook/${provider}`,
       {
         config: { csrfExempt: true },
-        schema: { tags: ['payments'], summary: `Webhook from the ${provider} gateway (signed; raw body)`, response: { 200: webhookAnswer } },
+        schema: {
+          tags: ['payments'],
+          summary: `Webhook from the ${provider} gateway (signed; raw body)`,
+          response: answers(webhookAnswer, 'invalid', 'notFound', 'tooLarge'),
+        },
       },
       async (request) => {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
@@ -39,7 +46,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
         tags: ['payments'],
         summary: 'Start paying one of your unpaid orders: a payment attempt and the gateway page to send the buyer to',
         body: payBody,
-        response: { 200: envelopeOf(payAnswer) },
+        response: answers(payAnswer, 'write', 'login', 'notFound', 'conflict', 'gateway'),
       },
     },
     async (request) => {
@@ -60,7 +67,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
         tags: ['payments'],
         summary: "An order's pay status and order status, for the result page to poll (owner only)",
         params: orderIdParams,
-        response: { 200: envelopeOf(payStatusAnswer) },
+        response: answers(payStatusAnswer, 'invalid', 'login', 'notFound'),
       },
     },
     async (request) => ok(await paymentStatus(request.ctx, request.params.id)),

@@ -1,23 +1,17 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   completeSandboxSession,
   deliverSandboxWebhookNow,
   findSandboxSession,
+  sandboxWebhookUrl,
 } from '../../domains/payments/sandbox/sandbox-gateway.service';
-import { renderSandboxCheckout, renderSandboxNotFound, SANDBOX_PAGE_CSP } from '../../domains/payments/sandbox/sandbox-page';
+import {
+  renderSandboxCheckout,
+  renderSandboxNotFound,
+  SANDBOX_PAGE_CSP,
+} from '../../domains/payments/sandbox/sandbox-page';
 import { sandboxSessionParams } from '../../domains/payments/payments.schemas';
 import type { Env } from '../../shared/env';
-
-export const SANDBOX_WEBHOOK_PATH = '/v1/pay/webhook/sandbox';
-
-/** Where the sandbox gateway posts webhooks: SANDBOX_WEBHOOK_URL, else this server on loopback. */
-export function sandboxWebhookUrl(env: Env, address: AddressInfo | string | null): string | null {
-  if (env.SANDBOX_WEBHOOK_URL) return env.SANDBOX_WEBHOOK_URL;
-  if (!address || typeof address === 'string') return null;
-  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${SANDBOX_WEBHOOK_PATH}`;
-}
 
 /**
  * The sandbox gateway's hosted page, served by the shop itself (only while
@@ -26,11 +20,19 @@ export function sandboxWebhookUrl(env: Env, address: AddressInfo | string | null
  */
 export const sandboxGatewayRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { env }) => {
   if (env.NODE_ENV === 'production') {
-    app.log.warn('PAYMENT_PROVIDER is sandbox: orders are paid with a test gateway and no money moves. Set PAYMENT_PROVIDER=stripe to take real payments.');
+    app.log.warn(
+      'PAYMENT_PROVIDER is sandbox: orders are paid with a test gateway and no money moves. Set PAYMENT_PROVIDER=stripe to take real payments.',
+    );
   }
   // The buttons post empty forms; the body carries nothing the gateway reads.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) => done(null, {}));
-  const pageHeaders = { 'content-security-policy': SANDBOX_PAGE_CSP, 'cache-control': 'no-store', 'x-frame-options': 'DENY' };
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'buffer' }, (_request, _body, done) =>
+    done(null, {}),
+  );
+  const pageHeaders = {
+    'content-security-policy': SANDBOX_PAGE_CSP,
+    'cache-control': 'no-store',
+    'x-frame-options': 'DENY',
+  };
 
   app.get('/sandbox-gateway/checkout/:session', { schema: { hide: true } }, async (request, reply) => {
     const parsed = sandboxSessionParams.safeParse(request.params);
@@ -45,7 +47,11 @@ export const sandboxGatewayRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (
     const parsed = sandboxSessionParams.safeParse(request.params);
     const session = parsed.success ? await findSandboxSession(request.ctx, parsed.data.session) : null;
     if (!session || (action !== 'pay' && action !== 'decline')) {
-      return reply.status(404).headers(pageHeaders).type('text/html; charset=utf-8').send(renderSandboxNotFound(request.ctx.locale));
+      return reply
+        .status(404)
+        .headers(pageHeaders)
+        .type('text/html; charset=utf-8')
+        .send(renderSandboxNotFound(request.ctx.locale));
     }
     const completed = await completeSandboxSession(request.ctx, { sessionId: session.id, action });
     const url = sandboxWebhookUrl(env, request.server.server.address());

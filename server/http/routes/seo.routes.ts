@@ -1,13 +1,15 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { LOCALES } from '../../../i18n/locales';
 import { visibleGroups } from '../../domains/catalog/groups.service';
 import { listedProductIds } from '../../domains/catalog/products.service';
 import { CONTENT_PAGE_SLUGS } from '../../domains/content/content.service';
-import type { AppContext } from '../../shared/context';
 import { siteOriginOf } from '../request-context';
 
 function escapeXml(value: string): string {
-  return value.replace(/[<>&'"]/g, (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!);
+  return value.replace(
+    /[<>&'"]/g,
+    (char) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[char]!,
+  );
 }
 
 interface SitemapEntry {
@@ -31,9 +33,7 @@ function sitemapXml(origin: string, entries: SitemapEntry[]): string {
 }
 
 /** `/sitemap.xml` (every product, group and content page in both locales) and `/robots.txt`. */
-export async function seoRoutes(app: FastifyInstance, options: { appContext: AppContext }): Promise<void> {
-  const { env } = options.appContext;
-
+export async function seoRoutes(app: FastifyInstance): Promise<void> {
   app.get('/robots.txt', { schema: { hide: true } }, async (request, reply) => {
     const origin = siteOriginOf(request);
     reply.type('text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600');
@@ -42,7 +42,11 @@ export async function seoRoutes(app: FastifyInstance, options: { appContext: App
       'Allow: /',
       'Disallow: /v1/',
       'Disallow: /v2/',
-      ...LOCALES.flatMap((locale) => [`Disallow: /${locale}/my/`, `Disallow: /${locale}/order/`, `Disallow: /${locale}/result/`]),
+      ...LOCALES.flatMap((locale) => [
+        `Disallow: /${locale}/my/`,
+        `Disallow: /${locale}/order/`,
+        `Disallow: /${locale}/result/`,
+      ]),
       '',
       `Sitemap: ${origin}/sitemap.xml`,
       '',

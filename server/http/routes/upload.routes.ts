@@ -1,16 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { translate } from '../../../i18n';
-import { countAttempt } from '../../domains/customers/rate-limits';
+import { countAttempt } from '../../shared/rate-limits';
 import { assertUploadAllowance, countStoredUpload } from '../../domains/uploads/upload-quota';
+import { uploadAnswer } from '../../domains/uploads/uploads.schemas';
 import { formatSize, storeUploadedImage } from '../../domains/uploads/uploads.service';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { requireUser } from '../auth';
+import { failures } from '../envelope';
 
 class UploadTooLargeError extends AppError {
   constructor(limit: string) {
-    super('accounts.upload.tooLarge', 413, 413, { limit });
+    super('payloadTooLarge', 'accounts.upload.tooLarge', { limit });
   }
 }
 
@@ -30,7 +31,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['upload'],
         summary: 'Upload an image (multipart field `image`); answers code 0 and the image URL',
         consumes: ['multipart/form-data'],
-        response: { 200: z.object({ code: z.literal(0), msg: z.string(), data: z.string() }) },
+        response: { 200: uploadAnswer, ...failures('write', 'login', 'tooMany') },
       },
     },
     async (request) => {
@@ -53,7 +54,8 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       try {
         bytes = await file.toBuffer();
       } catch (error) {
-        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new UploadTooLargeError(formatSize(env.UPLOAD_MAX_BYTES));
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+          throw new UploadTooLargeError(formatSize(env.UPLOAD_MAX_BYTES));
         throw error;
       }
       const { url, storedBytes } = await storeUploadedImage(request.ctx, { bytes, mimetype: file.mimetype });

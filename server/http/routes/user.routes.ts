@@ -13,71 +13,40 @@ import {
 } from '../../domains/customers/accounts.service';
 import {
   changePasswordSchema,
+  codeSentAnswer,
+  googleAuthUrl,
+  loginAnswerSchema,
   loginByCodeSchema,
   loginSchema,
+  logoutBody,
+  platformLoginSchema,
   registerSchema,
   sendCodeSchema,
   updateProfileSchema,
+  userView as userViewSchema,
 } from '../../domains/customers/accounts.schemas';
 import { loginWithCode, sendLoginCode } from '../../domains/customers/email-codes.service';
-import { finishGoogleSignIn, GOOGLE_PLATFORM, signInWithIdToken, startGoogleSignIn } from '../../domains/customers/google.service';
+import { finishGoogleSignIn, signInWithIdToken, startGoogleSignIn } from '../../domains/customers/google.service';
 import { revokeSession, revokeUserSessions } from '../../domains/customers/sessions.service';
 import { BadRequestError, LoginRequiredError } from '../../shared/errors';
-import { safeRedirectPath } from '../../shared/safe-redirect';
 import { clearSessionCookie, requireUser, startWebSession } from '../auth';
-import { adoptGuestCart } from './cart.routes';
-import { envelopeOf, ok } from '../envelope';
+import { answers, ok } from '../envelope';
+import { adoptGuestCart } from '../guest-cart';
 import { siteOriginOf } from '../request-context';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export const userViewSchema = z.object({
-  uid: z.number().int(),
-  id: z.number().int(),
-  username: z.string(),
-  email: z.string(),
-  mobile: z.string(),
-  avatar: z.string(),
-  sex: z.number().int(),
-  has_password: z.boolean(),
-  created_at: z.string(),
-});
-
-export const loginAnswerSchema = z.object({
-  access_token: z.string(),
-  access_sign: z.string(),
-  expires_at: z.string(),
-  user: userViewSchema,
-});
-
 /** Every way to log in answers alike: the tokens for API clients, the cookies for the web. */
-export async function answerLogin(request: FastifyRequest, reply: FastifyReply, result: LoginResult, messageKey: 'accounts.loginOk' | 'accounts.registerOk' = 'accounts.loginOk') {
+export async function answerLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: LoginResult,
+  messageKey: 'accounts.loginOk' | 'accounts.registerOk' = 'accounts.loginOk',
+) {
   startWebSession(reply, result.session);
   await adoptGuestCart(request, reply, result.user.id);
   reply.header('cache-control', 'no-store');
   return ok(loginAnswer(result), translate(request.ctx.locale, messageKey));
 }
-
-const loginResponse = { 200: envelopeOf(loginAnswerSchema) };
-
-/**
- * A path on this site (starting with `/`) to come back to after Google sign-in; never another
- * origin. Only paths are taken, so any origin stands in for ours (server/shared/safe-redirect.ts).
- */
-const sameSitePath = z
-  .string()
-  .max(2048)
-  .transform((value, context) => {
-    const path = value.startsWith('/') ? safeRedirectPath(value, 'http://shop.invalid') : null;
-    if (path !== null) return path;
-    context.issues.push({ code: 'custom', message: 'accounts.redirect.invalid', input: value });
-    return z.NEVER;
-  });
-
-const platformRequest = z.object({
-  platform: z.union([z.literal(GOOGLE_PLATFORM), z.literal(String(GOOGLE_PLATFORM))]),
-  redirect: sameSitePath.default('/'),
-  id_token: z.string().min(1).max(8192).optional(),
-});
 
 /** The redirect URI registered with Google. */
 function googleRedirectUri(request: FastifyRequest): string {
@@ -87,14 +56,35 @@ function googleRedirectUri(request: FastifyRequest): string {
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/user/registe',
-    { schema: { tags: ['user'], summary: 'Register and log in (captcha required)', body: registerSchema, response: loginResponse } },
-    async (request, reply) => answerLogin(request, reply, await register(request.ctx, { ...request.body, clientIp: request.ip }), 'accounts.registerOk'),
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Register and log in (captcha required)',
+        body: registerSchema,
+        response: answers(loginAnswerSchema, 'write', 'captcha', 'conflict', 'tooMany'),
+      },
+    },
+    async (request, reply) =>
+      answerLogin(
+        request,
+        reply,
+        await register(request.ctx, { ...request.body, clientIp: request.ip }),
+        'accounts.registerOk',
+      ),
   );
 
   app.post(
     '/user/login',
-    { schema: { tags: ['user'], summary: 'Log in with email and password (captcha required)', body: loginSchema, response: loginResponse } },
-    async (request, reply) => answerLogin(request, reply, await loginWithPassword(request.ctx, { ...request.body, clientIp: request.ip })),
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Log in with email and password (captcha required)',
+        body: loginSchema,
+        response: answers(loginAnswerSchema, 'write', 'captcha', 'tooMany'),
+      },
+    },
+    async (request, reply) =>
+      answerLogin(request, reply, await loginWithPassword(request.ctx, { ...request.body, clientIp: request.ip })),
   );
 
   app.post(
@@ -104,19 +94,31 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['user'],
         summary: 'Email a 6-digit login code (captcha required; resend after 60 s)',
         body: sendCodeSchema,
-        response: { 200: envelopeOf(z.object({ resend_after: z.number().int() })) },
+        response: answers(codeSentAnswer, 'write', 'captcha', 'tooMany'),
       },
     },
     async (request) => {
-      const sent = await sendLoginCode(request.ctx, { ...request.body, clientIp: request.ip, locale: request.ctx.locale });
+      const sent = await sendLoginCode(request.ctx, {
+        ...request.body,
+        clientIp: request.ip,
+        locale: request.ctx.locale,
+      });
       return ok(sent, translate(request.ctx.locale, 'accounts.codeSent'));
     },
   );
 
   app.post(
     '/user/loginByCode',
-    { schema: { tags: ['user'], summary: 'Log in with an emailed code (opens an account for a new email)', body: loginByCodeSchema, response: loginResponse } },
-    async (request, reply) => answerLogin(request, reply, await loginWithCode(request.ctx, { ...request.body, clientIp: request.ip })),
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'Log in with an emailed code (opens an account for a new email)',
+        body: loginByCodeSchema,
+        response: answers(loginAnswerSchema, 'write', 'tooMany'),
+      },
+    },
+    async (request, reply) =>
+      answerLogin(request, reply, await loginWithCode(request.ctx, { ...request.body, clientIp: request.ip })),
   );
 
   app.post(
@@ -124,18 +126,25 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['user'],
-        summary: 'Google sign-in: {platform: 3} answers auth_url (code flow with PKCE); with id_token it logs in at once',
-        body: platformRequest,
-        response: { 200: envelopeOf(z.union([z.object({ auth_url: z.string() }), loginAnswerSchema])) },
+        summary:
+          'Google sign-in: {platform: 3} answers auth_url (code flow with PKCE); with id_token it logs in at once',
+        body: platformLoginSchema,
+        response: answers(z.union([googleAuthUrl, loginAnswerSchema]), 'write', 'tooMany'),
       },
     },
     async (request, reply) => {
       if (!request.ctx.env.GOOGLE_CLIENT_ID) throw new BadRequestError('accounts.google.clientIdRequired');
       const { id_token: idToken, redirect } = request.body;
-      if (idToken) return answerLogin(request, reply, await signInWithIdToken(request.ctx, { idToken, clientIp: request.ip }));
+      if (idToken)
+        return answerLogin(request, reply, await signInWithIdToken(request.ctx, { idToken, clientIp: request.ip }));
       reply.header('cache-control', 'no-store');
       return ok(
-        await startGoogleSignIn(request.ctx, { redirect, redirectUri: googleRedirectUri(request), locale: request.ctx.locale, clientIp: request.ip }),
+        await startGoogleSignIn(request.ctx, {
+          redirect,
+          redirectUri: googleRedirectUri(request),
+          locale: request.ctx.locale,
+          clientIp: request.ip,
+        }),
       );
     },
   );
@@ -147,8 +156,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['user'],
         summary: 'Log out this session, or every session of the user with all: true',
-        body: z.object({ all: z.boolean().optional() }).optional(),
-        response: { 200: envelopeOf(z.null()) },
+        body: logoutBody,
+        response: answers(z.null(), 'write', 'login'),
       },
     },
     async (request, reply) => {
@@ -164,7 +173,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/info',
     {
       preHandler: requireUser,
-      schema: { tags: ['user'], summary: 'The logged-in user (login required)', response: { 200: envelopeOf(userViewSchema) } },
+      schema: {
+        tags: ['user'],
+        summary: 'The logged-in user (login required)',
+        response: answers(userViewSchema, 'login'),
+      },
     },
     async (request, reply) => {
       const user = await findUserById(request.ctx, request.ctx.user!.id);
@@ -178,9 +191,18 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/info',
     {
       preHandler: requireUser,
-      schema: { tags: ['user'], summary: 'Change username, avatar or sex', body: updateProfileSchema, response: { 200: envelopeOf(userViewSchema) } },
+      schema: {
+        tags: ['user'],
+        summary: 'Change username, avatar or sex',
+        body: updateProfileSchema,
+        response: answers(userViewSchema, 'write', 'login', 'conflict'),
+      },
     },
-    async (request) => ok(await updateProfile(request.ctx, request.ctx.user!.id, request.body), translate(request.ctx.locale, 'accounts.savedOk')),
+    async (request) =>
+      ok(
+        await updateProfile(request.ctx, request.ctx.user!.id, request.body),
+        translate(request.ctx.locale, 'accounts.savedOk'),
+      ),
   );
 
   app.put(
@@ -191,7 +213,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['user'],
         summary: 'Change the password (logs out the other sessions)',
         body: changePasswordSchema,
-        response: { 200: envelopeOf(z.null()) },
+        response: answers(z.null(), 'write', 'login', 'tooMany'),
       },
     },
     async (request) => {

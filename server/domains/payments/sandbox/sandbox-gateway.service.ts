@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { sandboxGatewaySessions, sandboxGatewayWebhooks } from '../../../db/schema';
-import type { AppContext } from '../../../shared/context';
+import type { AppContext } from '../../../context';
+import type { Env } from '../../../shared/env';
 import { NotFoundError } from '../../../shared/errors';
 import type { CheckoutRequest } from '../payment-provider';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature';
+import { onlyRow } from '../../../db/rows';
 
 /**
  * The sandbox gateway: what a hosted payment gateway does on its side, run inside the shop
@@ -19,6 +22,17 @@ export const WEBHOOK_MAX_ATTEMPTS = 20;
 export function retryDelayMs(attempts: number): number {
   return Math.min(5_000 * 3 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
 }
+/** The shop's webhook route for the sandbox (server/http/routes/payment.routes.ts serves `/v1/pay/webhook/:provider`). */
+const SANDBOX_WEBHOOK_PATH = '/v1/pay/webhook/sandbox';
+
+/** Where the sandbox gateway posts webhooks: SANDBOX_WEBHOOK_URL, else this server on loopback. */
+export function sandboxWebhookUrl(env: Env, address: AddressInfo | string | null): string | null {
+  if (env.SANDBOX_WEBHOOK_URL) return env.SANDBOX_WEBHOOK_URL;
+  if (!address || typeof address === 'string') return null;
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}${SANDBOX_WEBHOOK_PATH}`;
+}
+
 const DELIVERY_LEASE_SECONDS = 60;
 const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -37,20 +51,22 @@ function randomId(prefix: string): string {
 }
 
 export async function openSandboxSession(ctx: AppContext, request: CheckoutRequest): Promise<SandboxSession> {
-  const [session] = await ctx.db
-    .insert(sandboxGatewaySessions)
-    .values({
-      id: randomId('cs_sbx'),
-      reference: String(request.paymentId),
-      amountMinor: request.amountMinor,
-      currency: request.currency,
-      description: request.description,
-      locale: request.locale,
-      successUrl: request.successUrl,
-      failUrl: request.failUrl,
-      expiresAt: new Date(Date.now() + SANDBOX_SESSION_LIFETIME_MS),
-    })
-    .returning();
+  const session = onlyRow(
+    await ctx.db
+      .insert(sandboxGatewaySessions)
+      .values({
+        id: randomId('cs_sbx'),
+        reference: String(request.paymentId),
+        amountMinor: request.amountMinor,
+        currency: request.currency,
+        description: request.description,
+        locale: request.locale,
+        successUrl: request.successUrl,
+        failUrl: request.failUrl,
+        expiresAt: new Date(Date.now() + SANDBOX_SESSION_LIFETIME_MS),
+      })
+      .returning(),
+  );
   return session;
 }
 
@@ -82,16 +98,23 @@ export async function completeSandboxSession(
     if (!session) throw new NotFoundError();
     if (session.status !== 'open') return { session, eventId: null };
     const paid = input.action === 'pay' && !isExpired(session);
-    const [updated] = await tx
-      .update(sandboxGatewaySessions)
-      .set({ status: paid ? 'paid' : 'declined', updatedAt: new Date() })
-      .where(eq(sandboxGatewaySessions.id, session.id))
-      .returning();
+    const updated = onlyRow(
+      await tx
+        .update(sandboxGatewaySessions)
+        .set({ status: paid ? 'paid' : 'declined', updatedAt: new Date() })
+        .where(eq(sandboxGatewaySessions.id, session.id))
+        .returning(),
+    );
     const event: SandboxEventPayload = {
       id: randomId('evt_sbx'),
       type: paid ? 'payment.succeeded' : 'payment.failed',
       created: Math.floor(Date.now() / 1000),
-      data: { session_id: session.id, reference: session.reference, amount: session.amountMinor, currency: session.currency },
+      data: {
+        session_id: session.id,
+        reference: session.reference,
+        amount: session.amountMinor,
+        currency: session.currency,
+      },
     };
     await tx.insert(sandboxGatewayWebhooks).values({ eventId: event.id, payload: JSON.stringify(event) });
     return { session: updated, eventId: event.id };
@@ -108,7 +131,8 @@ export async function refundSandboxSession(ctx: AppContext, sessionId: string): 
       .for('update');
     if (!session) throw new Error(`sandbox gateway: no session ${sessionId}`);
     if (session.refundId) return { refundId: session.refundId };
-    if (session.status !== 'paid') throw new Error(`sandbox gateway: session ${sessionId} is ${session.status}, not paid`);
+    if (session.status !== 'paid')
+      throw new Error(`sandbox gateway: session ${sessionId} is ${session.status}, not paid`);
     const refundId = randomId('re_sbx');
     await tx
       .update(sandboxGatewaySessions)
@@ -130,7 +154,10 @@ interface ClaimedWebhook {
  * without waiting on each other; the lease keeps a row from being sent twice while its
  * delivery is in flight, and lets another copy take over if this one dies mid-delivery.
  */
-async function claimDueWebhooks(ctx: AppContext, options: { eventId?: string; limit: number }): Promise<ClaimedWebhook[]> {
+async function claimDueWebhooks(
+  ctx: AppContext,
+  options: { eventId?: string; limit: number },
+): Promise<ClaimedWebhook[]> {
   const onlyEvent = options.eventId ? sql`and event_id = ${options.eventId}` : sql``;
   const result = await ctx.db.execute(sql`
     update sandbox_gateway_webhooks
@@ -175,7 +202,11 @@ async function deliver(ctx: AppContext, webhookUrl: string, webhook: ClaimedWebh
         : { lockedUntil: null, lastError: null, deliveredAt: new Date(now) },
     )
     .where(eq(sandboxGatewayWebhooks.id, webhook.id));
-  if (error) ctx.log.warn({ eventId: webhook.event_id, attempts: webhook.attempts, error }, 'sandbox gateway: webhook delivery failed; will retry');
+  if (error)
+    ctx.log.warn(
+      { eventId: webhook.event_id, attempts: webhook.attempts, error },
+      'sandbox gateway: webhook delivery failed; will retry',
+    );
   return !error;
 }
 

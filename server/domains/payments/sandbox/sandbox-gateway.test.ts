@@ -5,9 +5,14 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openTestDatabase } from '../../../../tests/support/database';
 import { sandboxGatewayWebhooks } from '../../../db/schema';
-import type { AppContext } from '../../../shared/context';
+import type { AppContext } from '../../../context';
 import { loadEnv } from '../../../shared/env';
-import { completeSandboxSession, deliverDueSandboxWebhooks, openSandboxSession, retryDelayMs } from './sandbox-gateway.service';
+import {
+  completeSandboxSession,
+  deliverDueSandboxWebhooks,
+  openSandboxSession,
+  retryDelayMs,
+} from './sandbox-gateway.service';
 import { verifySandboxSignature } from './sandbox-signature';
 
 const secret = 'gateway-unit-test-secret-0123456789abcdef';
@@ -25,7 +30,12 @@ beforeAll(async () => {
     await database.drop();
   };
   const env = loadEnv({ NODE_ENV: 'test', SANDBOX_WEBHOOK_SECRET: secret });
-  ctx = { env, db: database.handle.db, database: database.handle, log: pino({ level: 'silent' }) } as unknown as AppContext;
+  ctx = {
+    env,
+    db: database.handle.db,
+    database: database.handle,
+    log: pino({ level: 'silent' }),
+  } as unknown as AppContext;
   receiver = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk) => chunks.push(chunk));
@@ -87,10 +97,13 @@ describe('sandbox gateway webhook outbox', () => {
     answerStatus = 200;
     const [row] = await ctx.db.select().from(sandboxGatewayWebhooks).where(eq(sandboxGatewayWebhooks.eventId, eventId));
     expect(row).toMatchObject({ attempts: 1, deliveredAt: null, lockedUntil: null, lastError: 'HTTP 503' });
-    expect(row.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 4_000);
+    expect(row!.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(before + 4_000);
     // Not due yet: nothing is sent until the backoff has passed.
     expect(await deliverDueSandboxWebhooks(ctx, receiverUrl)).toBe(0);
-    await ctx.db.update(sandboxGatewayWebhooks).set({ nextAttemptAt: new Date() }).where(eq(sandboxGatewayWebhooks.eventId, eventId));
+    await ctx.db
+      .update(sandboxGatewayWebhooks)
+      .set({ nextAttemptAt: new Date() })
+      .where(eq(sandboxGatewayWebhooks.eventId, eventId));
     expect(await deliverDueSandboxWebhooks(ctx, receiverUrl)).toBe(1);
   });
 

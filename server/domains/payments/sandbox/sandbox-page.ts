@@ -3,7 +3,8 @@ import { formatPrice, isCurrency } from '../../../shared/money';
 import { isExpired, type SandboxSession } from './sandbox-gateway.service';
 
 /** The page's own policy: no scripts at all, forms only back to this server. */
-export const SANDBOX_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+export const SANDBOX_PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const STYLE = `
 :root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--text:#1d2129;--muted:#6b7280;--line:#e5e7eb;--primary:#ff6900;--warn-bg:#fff7e6;--warn:#ad6800}
@@ -63,7 +64,9 @@ export function renderSandboxCheckout(session: SandboxSession): string {
 <form method="post" action="${action}/decline"><button class="decline" type="submit">${escapeHtml(t('sandbox.decline'))}</button></form>`,
     );
   }
-  const message = isExpired(session) ? t('sandbox.expired') : t(`sandbox.done.${session.status as 'paid' | 'declined' | 'refunded'}`);
+  const message = isExpired(session)
+    ? t('sandbox.expired')
+    : t(`sandbox.done.${session.status as 'paid' | 'declined' | 'refunded'}`);
   const back = session.status === 'paid' || session.status === 'refunded' ? session.successUrl : session.failUrl;
   return layout(
     session.locale,

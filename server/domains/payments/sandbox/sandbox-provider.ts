@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../../shared/context';
+import type { AppContext } from '../../../context';
 import { WebhookVerificationError, type PaymentProvider } from '../payment-provider';
 import { openSandboxSession, refundSandboxSession } from './sandbox-gateway.service';
 import { SANDBOX_SIGNATURE_HEADER, verifySandboxSignature } from './sandbox-signature';
@@ -10,7 +10,12 @@ const sandboxEvent = z.object({
   id: z.string().min(1).max(200),
   type: z.string(),
   created: z.number().int(),
-  data: z.object({ session_id: z.string().min(1), reference: z.string(), amount: z.number().int(), currency: z.string() }),
+  data: z.object({
+    session_id: z.string().min(1),
+    reference: z.string(),
+    amount: z.number().int(),
+    currency: z.string(),
+  }),
 });
 
 function headerValue(value: string | string[] | undefined): string | undefined {

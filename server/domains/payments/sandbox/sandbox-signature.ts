@@ -10,7 +10,11 @@ function hmac(secret: string, timestamp: number, rawBody: Buffer | string): stri
 }
 
 /** What the gateway sends: HMAC-SHA256 over `timestamp + "." + raw body`, as Stripe does. */
-export function signSandboxPayload(secret: string, rawBody: Buffer | string, timestamp = Math.floor(Date.now() / 1000)): string {
+export function signSandboxPayload(
+  secret: string,
+  rawBody: Buffer | string,
+  timestamp = Math.floor(Date.now() / 1000),
+): string {
   return `t=${timestamp},v1=${hmac(secret, timestamp, rawBody)}`;
 }
 

@@ -16,7 +16,11 @@ export interface FakeStripe {
   failNext(count: number): void;
   /** A signed webhook for a session, as Stripe would send it. */
   webhook(
-    type: 'checkout.session.completed' | 'checkout.session.async_payment_failed' | 'checkout.session.expired' | 'payment_intent.created',
+    type:
+      | 'checkout.session.completed'
+      | 'checkout.session.async_payment_failed'
+      | 'checkout.session.expired'
+      | 'payment_intent.created',
     sessionId: string,
     options?: { secret: string; amountTotal?: number; timestamp?: number },
   ): { body: string; signature: string; eventId: string };
@@ -35,7 +39,7 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
     request.on('data', (chunk) => (raw += chunk));
     request.on('end', () => {
       const form = new URLSearchParams(raw);
-      const path = (request.url ?? '').split('?')[0];
+      const path = (request.url ?? '').split('?')[0] ?? '';
       requests.push({ method: request.method ?? '', path, form, authorization: request.headers.authorization });
       const send = (status: number, body: unknown) => {
         response.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${++counter}` });
@@ -70,9 +74,18 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
       if (request.method === 'POST' && path === '/v1/refunds') {
         const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
         const known = refunds.find((refund) => idempotencyKey && refund.idempotencyKey === idempotencyKey);
-        const refund = known ?? { id: `re_test_${++counter}`, payment_intent: form.get('payment_intent') ?? '', idempotencyKey };
+        const refund = known ?? {
+          id: `re_test_${++counter}`,
+          payment_intent: form.get('payment_intent') ?? '',
+          idempotencyKey,
+        };
         if (!known) refunds.push(refund);
-        return send(200, { id: refund.id, object: 'refund', payment_intent: refund.payment_intent, status: 'succeeded' });
+        return send(200, {
+          id: refund.id,
+          object: 'refund',
+          payment_intent: refund.payment_intent,
+          status: 'succeeded',
+        });
       }
       send(404, { error: { type: 'invalid_request_error', message: `no fake for ${request.method} ${path}` } });
     });
@@ -89,7 +102,12 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
       failures = count;
     },
     webhook(type, sessionId, options = { secret: webhookSecret }) {
-      const session = sessions.get(sessionId) ?? { id: sessionId, object: 'checkout.session', amount_total: 0, currency: 'cny' };
+      const session = sessions.get(sessionId) ?? {
+        id: sessionId,
+        object: 'checkout.session',
+        amount_total: 0,
+        currency: 'cny',
+      };
       const paid = type === 'checkout.session.completed';
       const eventId = `evt_test_${++counter}${Math.random().toString(36).slice(2, 10)}`;
       const event = {
@@ -110,7 +128,11 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
         },
       };
       const body = JSON.stringify(event);
-      const signature = Stripe.webhooks.generateTestHeaderString({ payload: body, secret: options.secret, timestamp: options.timestamp });
+      const signature = Stripe.webhooks.generateTestHeaderString({
+        payload: body,
+        secret: options.secret,
+        timestamp: options.timestamp,
+      });
       return { body, signature, eventId };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

@@ -1,0 +1,61 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { products, productSkus } from '../../db/schema';
+import type { TransactionContext } from '../../context';
+
+export interface StockLine {
+  skuId: number;
+  quantity: number;
+}
+
+/**
+ * Takes the quantities off the shelf in the caller's transaction, each with a guard that
+ * cannot go below zero under concurrency (backed by `CHECK (stock >= 0)`). Returns the first
+ * SKU that had too little, with what it has left, or null when every line was taken; the
+ * caller then rolls back. SKUs are taken in ascending id order, so two orders for the same
+ * SKUs can never deadlock.
+ */
+export async function takeStock(
+  ctx: TransactionContext,
+  lines: readonly StockLine[],
+): Promise<{ skuId: number; stock: number } | null> {
+  for (const line of [...lines].sort((a, b) => a.skuId - b.skuId)) {
+    const taken = await ctx.db
+      .update(productSkus)
+      .set({ stock: sql`${productSkus.stock} - ${line.quantity}`, updatedAt: sql`now()` })
+      .where(and(eq(productSkus.id, line.skuId), sql`${productSkus.stock} >= ${line.quantity}`))
+      .returning({ stock: productSkus.stock });
+    if (taken.length === 0) {
+      const [left] = await ctx.db
+        .select({ stock: productSkus.stock })
+        .from(productSkus)
+        .where(eq(productSkus.id, line.skuId));
+      return { skuId: line.skuId, stock: left?.stock ?? 0 };
+    }
+  }
+  return null;
+}
+
+/** Puts quantities back on the shelf (a cancelled order), in the caller's transaction, in ascending id order. */
+export async function returnStock(ctx: TransactionContext, lines: readonly StockLine[]): Promise<void> {
+  for (const line of [...lines].sort((a, b) => a.skuId - b.skuId)) {
+    await ctx.db
+      .update(productSkus)
+      .set({ stock: sql`${productSkus.stock} + ${line.quantity}` })
+      .where(eq(productSkus.id, line.skuId));
+  }
+}
+
+/** Adds sold quantities to the products' 'Sold' counts (SPEC section 2's cards), in the caller's transaction. */
+export async function countSold(
+  ctx: TransactionContext,
+  lines: ReadonlyArray<{ productId: number; quantity: number }>,
+): Promise<void> {
+  const byProduct = new Map<number, number>();
+  for (const line of lines) byProduct.set(line.productId, (byProduct.get(line.productId) ?? 0) + line.quantity);
+  for (const [productId, quantity] of [...byProduct].sort(([a], [b]) => a - b)) {
+    await ctx.db
+      .update(products)
+      .set({ soldCount: sql`${products.soldCount} + ${quantity}` })
+      .where(eq(products.id, productId));
+  }
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import routes from '../../app/routes';
+import { isSharedPage } from './cache-keys';
+
+interface RouteEntry {
+  path?: string;
+  file: string;
+  children?: RouteEntry[];
+}
+
+/** Every page path under `/:locale` in app/routes.ts, with whether the account guard wraps it. */
+function localePages(): Array<{ path: string; guarded: boolean }> {
+  const localeRoute = (routes as RouteEntry[]).find((route) => route.path === ':locale');
+  if (!localeRoute) throw new Error('app/routes.ts has no :locale route');
+  const pages: Array<{ path: string; guarded: boolean }> = [];
+  const walk = (entries: RouteEntry[], guarded: boolean) => {
+    for (const entry of entries) {
+      const inGuard = guarded || entry.file === 'routes/account-guard.tsx';
+      if (entry.path !== undefined && !entry.path.includes('*')) pages.push({ path: entry.path, guarded: inGuard });
+      else if (entry.path === undefined && !entry.children) pages.push({ path: '', guarded: inGuard });
+      walk(entry.children ?? [], inGuard);
+    }
+  };
+  walk(localeRoute.children ?? [], false);
+  return pages;
+}
+
+describe('isSharedPage', () => {
+  // The list in cache-keys.ts and app/routes.ts must agree: a page is shared exactly when it is
+  // outside the account guard and shows the catalogue (everything but the preferences form post).
+  it.each(localePages())('knows whether /en/$path is shared (guarded: $guarded)', ({ path, guarded }) => {
+    const url = `/en/${path.replaceAll(/:\w+/g, '7')}`;
+    expect(isSharedPage(url)).toBe(!guarded && path !== 'preferences');
+  });
+
+  it('takes React Router data requests and queries of shared pages, and nothing outside a locale', () => {
+    expect(isSharedPage('/en.data')).toBe(true);
+    expect(isSharedPage('/zh-cn/product/3.data?_routes=root')).toBe(true);
+    expect(isSharedPage('/en/search?keyword=tea')).toBe(true);
+    expect(isSharedPage('/en/my/account.data')).toBe(false);
+    expect(isSharedPage('/product/3')).toBe(false);
+    expect(isSharedPage('/en/product/3/extra')).toBe(false);
+  });
+});

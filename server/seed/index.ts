@@ -1,0 +1,56 @@
+import { count, like } from 'drizzle-orm';
+import { productImages, products } from '../db/schema';
+import { seedCoupons } from '../domains/coupons/coupons.service';
+import { seedShippingRules } from '../domains/shipping/shipping.service';
+import { seedSiteSettings } from '../domains/site-settings/site-settings.service';
+import type { AppContext } from '../context';
+import { bumpContentVersion } from '../shared/content-version';
+import { seedCatalog } from './catalog';
+import { generateDemoImages } from './demo-images';
+
+/**
+ * Loads the demo shop. Idempotent: rows are matched by their stable slugs and settings
+ * the operator already changed are left alone, so it is safe to run on every start.
+ */
+export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boolean } = {}): Promise<void> {
+  // Shipping rules and demo coupons are added to shops that started before they existed;
+  // rows already there (an operator's changes) are left alone.
+  await seedShippingRules(ctx.db);
+  await seedCoupons(ctx.db);
+  if (options.onlyIfEmpty) {
+    const [{ value } = { value: 0 }] = await ctx.db.select({ value: count() }).from(products);
+    if (value > 0) {
+      // The rows are there, but this copy's data directory may not have the pictures yet
+      // (a new machine against a shared PostgreSQL, or a wiped data dir).
+      const [demo] = await ctx.db
+        .select({ id: productImages.id })
+        .from(productImages)
+        .where(like(productImages.url, '/images/demo/%'))
+        .limit(1);
+      if (demo) await drawDemoImages(ctx);
+      return;
+    }
+  }
+  await seedSiteSettings(ctx);
+  await drawDemoImages(ctx);
+  const started = performance.now();
+  const stats = await seedCatalog(ctx);
+  ctx.log.info({ ...stats, milliseconds: Math.round(performance.now() - started) }, 'demo catalogue loaded');
+  await bumpContentVersion(ctx);
+}
+
+/** Draws any missing demo picture; a failure is logged, never fatal to starting the shop. */
+async function drawDemoImages(ctx: AppContext): Promise<void> {
+  const result = await generateDemoImages(ctx.env.dataDir);
+  if (result.failed.length > 0) {
+    ctx.log.error(
+      { failed: result.failed.slice(0, 5), count: result.failed.length },
+      'some demo images could not be drawn',
+    );
+  }
+  if (result.written > 0)
+    ctx.log.info(
+      { written: result.written, skipped: result.skipped, milliseconds: result.milliseconds },
+      'demo images drawn',
+    );
+}
