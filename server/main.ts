@@ -7,7 +7,7 @@ import { buildApp, type BuildAppOptions } from './app';
 import { seedDemoData } from './seed';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
 import { loadEnv, type ConfiguredEnv } from './shared/env';
-import { createLogger } from './shared/logger';
+import { createLogger, exitOnceLogged } from './shared/logger';
 
 const BUILD_DIR = path.resolve('build');
 
@@ -42,29 +42,28 @@ async function main(): Promise<void> {
     env = loadEnv();
   } catch (error) {
     // No configured logger yet, but the line is JSON like every other one.
-    createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' }).fatal(
-      { problems: (error as Error).message },
-      'cannot start: invalid configuration',
-    );
-    process.exit(1);
+    const startupLog = createLogger({ LOG_LEVEL: 'info', NODE_ENV: 'production' });
+    startupLog.fatal({ problems: (error as Error).message }, 'cannot start: invalid configuration');
+    return exitOnceLogged(startupLog, 1);
   }
   const log = createLogger(env);
-  // The default would print to stderr and skip the JSON log; pino flushes its buffer on exit.
-  process.on('uncaughtException', (error) => {
-    log.fatal({ err: error }, 'uncaught exception: exiting');
-    process.exit(1);
-  });
-  process.on('unhandledRejection', (reason) => {
-    log.fatal({ err: reason }, 'unhandled promise rejection: exiting');
-    process.exit(1);
-  });
+  // The default would print to stderr and skip the JSON log.
+  let crashed = false;
+  const crash = (line: object, message: string) => {
+    if (crashed) return;
+    crashed = true;
+    log.fatal(line, message);
+    exitOnceLogged(log, 1);
+  };
+  process.on('uncaughtException', (error) => crash({ err: error }, 'uncaught exception: exiting'));
+  process.on('unhandledRejection', (reason) => crash({ err: reason }, 'unhandled promise rejection: exiting'));
   const mode = env.NODE_ENV === 'development' ? 'development' : 'production';
   let appContext;
   try {
     appContext = await openAppContext(env, log);
   } catch (error) {
     log.fatal(error instanceof StartupError ? error.message : { err: error }, 'cannot start');
-    process.exit(1);
+    return exitOnceLogged(log, 1);
   }
   try {
     if (env.SEED_DEMO_DATA) await seedDemoData(appContext, { onlyIfEmpty: true });
@@ -97,20 +96,20 @@ async function main(): Promise<void> {
       log.info({ signal }, 'shutting down: finishing in-flight requests');
       const force = setTimeout(() => {
         log.error('shutdown took too long; exiting');
-        process.exit(1);
+        exitOnceLogged(log, 1);
       }, 15_000).unref();
       // Also stops the background jobs (server/jobs/background-jobs.ts), after a run in progress.
       await app.close();
       await closeAppContext(appContext);
       clearTimeout(force);
-      process.exit(0);
+      exitOnceLogged(log, 0);
     };
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
     process.on('SIGINT', () => void shutdown('SIGINT'));
   } catch (error) {
     log.fatal(error instanceof StartupError ? error.message : { err: error }, 'cannot start');
     await closeAppContext(appContext);
-    process.exit(1);
+    return exitOnceLogged(log, 1);
   }
 }
 

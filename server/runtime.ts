@@ -7,6 +7,7 @@ import { backfillUsernameKeys } from './domains/customers/accounts.service';
 import { appSecrets } from './db/schema';
 import type { AppContext } from './context';
 import type { ConfiguredEnv, Env } from './shared/env';
+import { closeMailConnections } from './domains/mail/mailer';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from './shared/kv-store';
 
 export class StartupError extends Error {}
@@ -89,5 +90,6 @@ export async function createAppContext(
 }
 
 export async function closeAppContext(ctx: AppContext): Promise<void> {
+  closeMailConnections();
   await Promise.allSettled([ctx.database.close(), ctx.kv.close()]);
 }

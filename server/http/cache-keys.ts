@@ -99,6 +99,18 @@ export function isSharedPage(url: string): boolean {
   return locale !== undefined && SHARED_PAGE_AFTER_LOCALE.test(path.slice(locale.length + 1));
 }
 
+/**
+ * The product whose stock and Sold count an address shows in full (its product page, also as
+ * a data request, and `GET /v1/good/:id`): its cached copies carry that product's stock
+ * version as well (shared/content-version.ts), so an order retires them and nothing else.
+ */
+const STOCK_PAGE = /^\/(?:[a-z-]+\/product|v1\/good)\/(\d{1,9})(?:(?:\/_)?\.data)?(?:\?|$)/;
+
+export function stockPageProductId(url: string): number | undefined {
+  const match = STOCK_PAGE.exec(url);
+  return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
 /** The key of a page everyone may share, or undefined when this request's page must not be cached. */
 export function pageKey(raw: IncomingMessage, version: string, options: PageKeyOptions): string | undefined {
   const url = withoutTrackingParams(raw.url ?? '/');

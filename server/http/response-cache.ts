@@ -1,9 +1,14 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { currentContentVersion, peekContentVersion } from '../shared/content-version';
+import {
+  currentContentVersion,
+  currentStockPageVersion,
+  peekContentVersion,
+  peekStockPageVersion,
+} from '../shared/content-version';
 import { bodyFor, chooseEncoding, encodingFor, PageCache, type CachedPage, type Encoding } from './page-cache';
-import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf } from './cache-keys';
+import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf, stockPageProductId } from './cache-keys';
 import { CSRF_COOKIE } from './csrf';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawRequestCookies, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
@@ -104,16 +109,28 @@ export function registerResponseCache(
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
   const hitTally = tallyHits(app, appContext.log);
 
+  /** The version a cached copy of this address carries: the content version, and a product's stock version on its pages. */
+  const versionOf = (url: string): Promise<string> => {
+    const productId = stockPageProductId(url);
+    return productId === undefined ? currentContentVersion(appContext) : currentStockPageVersion(appContext, productId);
+  };
+  const peekVersionOf = (url: string, now: number): string | undefined => {
+    const productId = stockPageProductId(url);
+    return productId === undefined
+      ? peekContentVersion(appContext, now)
+      : peekStockPageVersion(appContext, productId, now);
+  };
+
   const keyFor = async (request: FastifyRequest): Promise<string | undefined> => {
     if (request.method !== 'GET') return undefined;
     const config = request.routeOptions.config;
     if (config.publicCache)
       return apiKey(
         request.raw,
-        await currentContentVersion(appContext),
+        await versionOf(request.raw.url ?? '/'),
         queryParamsOf(request.routeOptions.schema?.querystring),
       );
-    if (config.storefrontPage) return pageKey(request.raw, await currentContentVersion(appContext), keyOptions);
+    if (config.storefrontPage) return pageKey(request.raw, await versionOf(request.raw.url ?? '/'), keyOptions);
     return undefined;
   };
 
@@ -168,9 +185,9 @@ export function registerResponseCache(
   const frontDoor: FrontDoor = (raw, res) => {
     if (raw.method !== 'GET') return false;
     const now = Date.now();
-    const version = peekContentVersion(appContext, now);
-    if (version === undefined) return false;
     const url = raw.url ?? '/';
+    const version = peekVersionOf(url, now);
+    if (version === undefined) return false;
     const isPage = !url.startsWith('/v');
     const key = isPage ? pageKey(raw, version, keyOptions) : apiKey(raw, version);
     const entry = key && cacheFor(key).get(key, now);

@@ -5,7 +5,7 @@ import { ORDER_STATUS, PAY_STATUS } from '../shared/order-status';
 import type { OrderRow } from '../domains/orders/order-state';
 import { cancelUnpaid, confirmReceiptLocked } from '../domains/orders/orders.service';
 import type { AppContext, Transaction, TransactionContext } from '../context';
-import { bumpContentVersion } from '../shared/content-version';
+import { retireStockPages } from '../shared/content-version';
 
 export interface SweepResult {
   cancelled: number[];
@@ -71,10 +71,15 @@ function claimUnconfirmed(tx: Transaction, shippedBefore: Date) {
  */
 export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {}): Promise<SweepResult> {
   const now = options.now ?? new Date();
+  const released = { productIds: [] as number[], listingsToo: false };
   const cancelled = await sweepBatches(
     ctx,
     (tx) => claimUnpaid(tx, now),
-    (txCtx, order) => cancelUnpaid(txCtx, order, 'system', now),
+    async (txCtx, order) => {
+      const { released: shelf } = await cancelUnpaid(txCtx, order, 'system', now);
+      released.productIds.push(...shelf.productIds);
+      released.listingsToo ||= shelf.backInStock;
+    },
   );
   const shippedBefore = new Date(now.getTime() - ctx.env.ORDER_AUTO_CONFIRM_DAYS * 24 * 60 * 60 * 1000);
   const confirmed = await sweepBatches(
@@ -83,7 +88,7 @@ export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {
     (txCtx, order) => confirmReceiptLocked(txCtx, order, 'system', now),
   );
   const guestCartLinesDeleted = await deleteStaleGuestCarts(ctx, now);
-  if (cancelled.length > 0) await bumpContentVersion(ctx);
+  if (cancelled.length > 0) await retireStockPages(ctx, released);
   if (cancelled.length + confirmed.length > 0)
     ctx.log.info({ cancelled: cancelled.length, confirmed: confirmed.length }, 'order sweep');
   return { cancelled, confirmed, guestCartLinesDeleted };

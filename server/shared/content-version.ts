@@ -1,16 +1,25 @@
 import type { AppContext } from '../context';
 
 const KEY = 'storefront:content-version';
+const STOCK_KEY_PREFIX = 'storefront:stock-version:';
 const LOCAL_CHECK_MS = 1_000;
 const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** Products whose stock version this process remembers; past it the memory starts over. */
+const MAX_REMEMBERED_PRODUCTS = 50_000;
 
-let local: { value: string; checkedAt: number; store: unknown } | null = null;
+interface Remembered {
+  value: string;
+  checkedAt: number;
+}
+
+let local: (Remembered & { store: unknown }) | null = null;
+let stockLocal: { store: unknown; products: Map<number, Remembered> } = { store: null, products: new Map() };
 
 /**
  * A number that changes whenever something shown on anonymous pages changes (a product,
- * a group, a price, stock, settings, content). Cached pages carry the version they were
- * rendered at, so a change retires them everywhere: the number lives in the shared store
- * (Redis when configured), and each process re-reads it at most once a second.
+ * a group, a price, settings, content). Cached pages carry the version they were rendered
+ * at, so a change retires them everywhere: the number lives in the shared store (Redis when
+ * configured), and each process re-reads it at most once a second.
  */
 export async function currentContentVersion(ctx: AppContext): Promise<string> {
   if (local && local.store === ctx.kv && Date.now() - local.checkedAt < LOCAL_CHECK_MS) return local.value;
@@ -27,4 +36,52 @@ export function peekContentVersion(ctx: AppContext, now = Date.now()): string | 
 export async function bumpContentVersion(ctx: AppContext): Promise<void> {
   await ctx.kv.increment(KEY, VERSION_TTL_SECONDS);
   local = null;
+}
+
+function rememberedStock(ctx: AppContext): Map<number, Remembered> {
+  if (stockLocal.store !== ctx.kv || stockLocal.products.size > MAX_REMEMBERED_PRODUCTS)
+    stockLocal = { store: ctx.kv, products: new Map() };
+  return stockLocal.products;
+}
+
+/**
+ * The version of the pages that show one product's stock and Sold count (its product page
+ * and `GET /v1/good/:id`): the content version plus a number per product that orders and
+ * payments change. A sale retires the pages of what it sold, not the whole cache.
+ */
+export async function currentStockPageVersion(ctx: AppContext, productId: number): Promise<string> {
+  const content = await currentContentVersion(ctx);
+  const products = rememberedStock(ctx);
+  let stock = products.get(productId);
+  if (!stock || Date.now() - stock.checkedAt >= LOCAL_CHECK_MS) {
+    stock = { value: (await ctx.kv.get(STOCK_KEY_PREFIX + productId)) ?? '0', checkedAt: Date.now() };
+    products.set(productId, stock);
+  }
+  return `${content}.${stock.value}`;
+}
+
+/** `currentStockPageVersion` as this process read it less than a second ago, without waiting; else undefined. */
+export function peekStockPageVersion(ctx: AppContext, productId: number, now = Date.now()): string | undefined {
+  const content = peekContentVersion(ctx, now);
+  const stock = stockLocal.store === ctx.kv ? stockLocal.products.get(productId) : undefined;
+  if (content === undefined || !stock || now - stock.checkedAt >= LOCAL_CHECK_MS) return undefined;
+  return `${content}.${stock.value}`;
+}
+
+/**
+ * After an order, a payment or a cancellation: retires the cached pages of the products
+ * whose stock or Sold count changed. Listings show a sold-out badge, so `listingsToo` (a SKU
+ * ran out or came back) retires every page; their Sold counts may otherwise lag by the
+ * page cache's lifetime (PAGE_CACHE_TTL_SECONDS).
+ */
+export async function retireStockPages(
+  ctx: AppContext,
+  change: { productIds: readonly number[]; listingsToo: boolean },
+): Promise<void> {
+  if (change.listingsToo) await bumpContentVersion(ctx);
+  const products = rememberedStock(ctx);
+  for (const productId of new Set(change.productIds)) {
+    await ctx.kv.increment(STOCK_KEY_PREFIX + productId, VERSION_TTL_SECONDS);
+    products.delete(productId);
+  }
 }

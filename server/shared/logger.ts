@@ -121,8 +121,28 @@ export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destinati
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
     base: { service: 'shop' },
   };
+  if (destination) return pino(options, destination);
   // Written asynchronously: a synchronous write per line held the event loop as long as the
-  // request it described (docs/benchmarks.md, issue 13). pino flushes what is buffered when the
-  // process exits, also after a crash (server/main.ts logs the crash first).
-  return pino(options, destination ?? pino.destination({ dest: 1, sync: false }));
+  // request it described (docs/benchmarks.md, issue 13). Exits go through exitOnceLogged.
+  const standardOutput = pino.destination({ dest: 1, sync: false });
+  const logger = pino(options, standardOutput);
+  asynchronousOutputs.set(logger, standardOutput);
+  return logger;
+}
+
+const asynchronousOutputs = new WeakMap<Logger, ReturnType<typeof pino.destination>>();
+const EXIT_WRITE_LIMIT_MS = 3_000;
+
+/**
+ * Ends the process once every line logged so far is written, in order. `process.exit` right
+ * after a log call can lose that line, or write it ahead of one still in flight on the
+ * asynchronous output (seen with the fatal line of a crash). A stdout that cannot be written
+ * never keeps the process up for more than three seconds.
+ */
+export function exitOnceLogged(log: Logger, code: number): void {
+  const output = asynchronousOutputs.get(log);
+  if (!output) process.exit(code);
+  setTimeout(() => process.exit(code), EXIT_WRITE_LIMIT_MS);
+  output.once('close', () => process.exit(code));
+  output.end();
 }

@@ -98,7 +98,8 @@ describe('sandbox payments', () => {
       payStatus: 2,
       paymentId: String(paymentId),
     });
-    expect(outboxMailTo(buyer.email)).toMatch(/Payment received for order/);
+    // Sent by the outbox worker once the payment commits.
+    await expect.poll(() => outboxMailTo(buyer.email)).toMatch(/Payment received for order/);
 
     // Pressing again (double submit, back button) changes nothing and lands on the same page.
     const again = await press(redirectUrl, 'pay');

@@ -7,3 +7,4 @@ export * from './orders';
 export * from './shipping';
 export * from './coupons';
 export * from './payments';
+export * from './outbox';

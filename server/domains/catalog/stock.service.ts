@@ -9,40 +9,52 @@ export interface StockLine {
 
 /**
  * Takes the quantities off the shelf in the caller's transaction, each with a guard that
- * cannot go below zero under concurrency (backed by `CHECK (stock >= 0)`). Returns the first
- * SKU that had too little, with what it has left, or null when every line was taken; the
- * caller then rolls back. SKUs are taken in ascending id order, so two orders for the same
- * SKUs can never deadlock.
+ * cannot go below zero under concurrency (backed by `CHECK (stock >= 0)`). Answers the first
+ * SKU that had too little, with what it has left (the caller then rolls back), or whether a
+ * SKU ran out, which changes the listings' sold-out badges. SKUs are taken in ascending id
+ * order, so two orders for the same SKUs can never deadlock.
  */
 export async function takeStock(
   ctx: TransactionContext,
   lines: readonly StockLine[],
-): Promise<{ skuId: number; stock: number } | null> {
+): Promise<{ short: { skuId: number; stock: number } } | { soldOut: boolean }> {
+  let soldOut = false;
   for (const line of [...lines].sort((a, b) => a.skuId - b.skuId)) {
-    const taken = await ctx.db
+    const [taken] = await ctx.db
       .update(productSkus)
       .set({ stock: sql`${productSkus.stock} - ${line.quantity}`, updatedAt: sql`now()` })
       .where(and(eq(productSkus.id, line.skuId), sql`${productSkus.stock} >= ${line.quantity}`))
       .returning({ stock: productSkus.stock });
-    if (taken.length === 0) {
+    if (!taken) {
       const [left] = await ctx.db
         .select({ stock: productSkus.stock })
         .from(productSkus)
         .where(eq(productSkus.id, line.skuId));
-      return { skuId: line.skuId, stock: left?.stock ?? 0 };
+      return { short: { skuId: line.skuId, stock: left?.stock ?? 0 } };
     }
+    if (taken.stock === 0) soldOut = true;
   }
-  return null;
+  return { soldOut };
 }
 
-/** Puts quantities back on the shelf (a cancelled order), in the caller's transaction, in ascending id order. */
-export async function returnStock(ctx: TransactionContext, lines: readonly StockLine[]): Promise<void> {
+/**
+ * Puts quantities back on the shelf (a cancelled order), in the caller's transaction, in
+ * ascending id order. Answers whether a SKU that had run out is back.
+ */
+export async function returnStock(
+  ctx: TransactionContext,
+  lines: readonly StockLine[],
+): Promise<{ backInStock: boolean }> {
+  let backInStock = false;
   for (const line of [...lines].sort((a, b) => a.skuId - b.skuId)) {
-    await ctx.db
+    const [returned] = await ctx.db
       .update(productSkus)
       .set({ stock: sql`${productSkus.stock} + ${line.quantity}` })
-      .where(eq(productSkus.id, line.skuId));
+      .where(eq(productSkus.id, line.skuId))
+      .returning({ stock: productSkus.stock });
+    if (returned?.stock === line.quantity) backInStock = true;
   }
+  return { backInStock };
 }
 
 /** Adds sold quantities to the products' 'Sold' counts (SPEC section 2's cards), in the caller's transaction. */

@@ -1,12 +1,12 @@
 import { pickText, type Locale } from '../../../i18n';
 import type { AppContext } from '../../context';
-import { bumpContentVersion } from '../../shared/content-version';
+import { retireStockPages } from '../../shared/content-version';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { addressSnapshot } from '../addresses/addresses.service';
 import { removeCartLines, userCartKey } from '../cart/cart.service';
 import { takeStock } from '../catalog/stock.service';
 import { claimCouponUse } from '../coupons/coupons.service';
-import { sendOrderMail } from '../orders/order-mail';
+import { enqueueOrderMail } from '../orders/order-mail';
 import { nextOrderNo } from '../orders/order-numbers';
 import {
   findOrderByIdempotencyKey,
@@ -37,9 +37,11 @@ const ORDER_NO_ATTEMPTS = 3;
 
 /**
  * `POST /v2/order`: prices the order on the server, then in one transaction creates it
- * (status 1, pay status 1), takes the stock with a guard that cannot go below zero,
- * snapshots what was sold, counts the coupon use and clears the ordered cart lines. The
- * same idempotency key from the same buyer always answers the one order it created.
+ * (status 1, pay status 1), snapshots what was sold, counts the coupon use, clears the
+ * ordered cart lines, owes the buyer the "order placed" email (the outbox) and, last, takes
+ * the stock with a guard that cannot go below zero. The same idempotency key from the same
+ * buyer always answers the one order it created. After the commit only the cached pages of
+ * the ordered products are retired, and the listings only when a SKU sold out.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const detailOf = (readCtx: AppContext, row: OrderRow) =>
@@ -54,7 +56,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   const now = input.now ?? new Date();
   const locale: Locale = input.locale;
 
-  let placed: { order: OrderRow; detail: OrderDetail } | undefined;
+  let placed: { order: OrderRow; detail: OrderDetail; soldOut: boolean } | undefined;
   // Order numbers come from a sequence and cannot repeat; the unique index still guards them,
   // and a clash (a sequence reset by a restored backup) draws the next number instead of failing.
   for (let attempt = 1; !placed; attempt++) {
@@ -99,14 +101,6 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             weightGrams: line.sku.weightGrams,
           })),
         );
-        const short = await takeStock(
-          txCtx,
-          quote.lines.map((line) => ({ skuId: line.sku.skuId, quantity: line.quantity })),
-        );
-        if (short) {
-          const line = quote.lines.find((candidate) => candidate.sku.skuId === short.skuId);
-          throw new OutOfStockError(line ? pickText(line.sku.productName, locale) : '', short.stock);
-        }
         if (quote.coupon && !(await claimCouponUse(txCtx, quote.coupon.id)))
           throw new BadRequestError('order.couponUsedUp');
         if (quote.fromCart) {
@@ -116,9 +110,21 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             quote.lines.map((line) => line.sku.skuId),
           );
         }
+        await enqueueOrderMail(txCtx, { orderId: created.id, kind: 'placed' });
         // Read back on the transaction's own connection: once committed, the answer needs no
         // other connection, so a busy pool cannot turn a placed order into an error reply.
-        return { order: created, detail: await detailOf(txCtx, created) };
+        const detail = await detailOf(txCtx, created);
+        // The stock last: a hot SKU's row stays locked only from here to the commit, while
+        // every other order for it waits on that lock.
+        const taken = await takeStock(
+          txCtx,
+          quote.lines.map((line) => ({ skuId: line.sku.skuId, quantity: line.quantity })),
+        );
+        if ('short' in taken) {
+          const line = quote.lines.find((candidate) => candidate.sku.skuId === taken.short.skuId);
+          throw new OutOfStockError(line ? pickText(line.sku.productName, locale) : '', taken.short.stock);
+        }
+        return { order: created, detail, soldOut: taken.soldOut };
       });
     } catch (error) {
       if (input.idempotencyKey && isRepeatedIdempotencyKey(error)) {
@@ -129,11 +135,10 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
       throw error;
     }
   }
-  const { order, detail } = placed;
-  // Stock shows on product pages: retire cached copies. The email must not fail the order.
-  await bumpContentVersion(ctx);
-  void sendOrderMail(ctx, { orderId: order.id, kind: 'placed' }).catch((error) =>
-    ctx.log.error({ err: error, orderId: order.id }, 'order placed email failed'),
-  );
+  const { order, detail, soldOut } = placed;
+  await retireStockPages(ctx, {
+    productIds: quote.lines.map((line) => line.sku.productId),
+    listingsToo: soldOut,
+  });
   return { order, created: true, detail };
 }

@@ -8,6 +8,8 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html?: string;
+  /** A stable `<id@domain>` for a mail that may be sent again; nodemailer makes a random one otherwise. */
+  messageId?: string;
 }
 
 export interface MailDelivery {
@@ -18,9 +20,31 @@ export interface MailDelivery {
 
 let smtpTransport: { url: string; transport: Transporter } | undefined;
 
+/**
+ * A small pool of connections, reused from mail to mail. The timeouts keep a stalled mail
+ * server from holding a send for long: the outbox retries a failed send later, while a send
+ * that never ends would hold its worker.
+ */
 function transportFor(url: string): Transporter {
-  if (smtpTransport?.url !== url) smtpTransport = { url, transport: nodemailer.createTransport(url) };
+  if (smtpTransport?.url !== url)
+    smtpTransport = {
+      url,
+      transport: nodemailer.createTransport({
+        url,
+        pool: true,
+        maxConnections: 5,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+      }),
+    };
   return smtpTransport.transport;
+}
+
+/** Closes the pooled SMTP connections (the server stopping). */
+export function closeMailConnections(): void {
+  smtpTransport?.transport.close();
+  smtpTransport = undefined;
 }
 
 /**

@@ -1,14 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, users } from '../../db/schema';
-import type { AppContext } from '../../context';
+import type { AppContext, TransactionContext } from '../../context';
 import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
+import { enqueueEffect } from '../outbox/outbox.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
+import type { OrderMailJob } from './orders.schemas';
 
-export type OrderMailKind = 'placed' | 'paid' | 'shipped';
+export type OrderMailKind = OrderMailJob['kind'];
+export const ORDER_MAIL_TOPIC = 'order-mail';
 
 export interface OrderMailData {
   locale: Locale;
@@ -105,11 +108,35 @@ export async function orderMailData(
   };
 }
 
-export async function sendOrderMail(
-  ctx: AppContext,
-  input: { orderId: number; kind: OrderMailKind },
-): Promise<MailDelivery | null> {
-  const found = await orderMailData(ctx, input.orderId);
+/**
+ * Owes the buyer an order email, in the caller's transaction: the outbox worker
+ * (server/jobs/outbox-worker.ts) sends it once the change commits, retrying until the mail
+ * server takes it, on whichever server copy claims it first.
+ */
+export async function enqueueOrderMail(ctx: TransactionContext, job: OrderMailJob): Promise<void> {
+  await enqueueEffect(ctx, {
+    topic: ORDER_MAIL_TOPIC,
+    payload: job,
+    dedupeKey: `order-mail:${job.orderId}:${job.kind}`,
+  });
+}
+
+/**
+ * Sends one order email. Its Message-ID is made from the order and the kind, so a mail sent
+ * again after a crash between the mail server's acceptance and our record of it is the same
+ * message to the buyer's mailbox, which shows it once.
+ */
+export async function sendOrderMail(ctx: AppContext, job: OrderMailJob): Promise<MailDelivery | null> {
+  const found = await orderMailData(ctx, job.orderId);
   if (!found) return null;
-  return sendMail(ctx, { to: found.to, ...renderOrderMail(input.kind, found.data) });
+  return sendMail(ctx, {
+    to: found.to,
+    messageId: `<order-${job.orderId}-${job.kind}@${mailDomain(ctx)}>`,
+    ...renderOrderMail(job.kind, found.data),
+  });
+}
+
+function mailDomain(ctx: AppContext): string {
+  const address = ctx.env.MAIL_FROM.match(/@([^>\s]+)/);
+  return address?.[1] ?? 'shop.localhost';
 }

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { CARRIERS, findCarrier } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
-import { sendOrderMail } from './order-mail';
+import { enqueueOrderMail } from './order-mail';
 import { ORDER_STATUS } from '../../shared/order-status';
 import { IllegalTransitionError, lockOrder, moveOrder, type OrderRow } from './order-state';
 import { onlyRow } from '../../db/rows';
@@ -77,12 +77,9 @@ export async function shipOrder(
       set: { carrierCode: carrier.code, trackingNo, shippedAt: now },
     });
     await trackingProvider().record(tx, order.id, { occurredAt: now, description: '', kind: 'shipped' });
+    await enqueueOrderMail({ ...ctx, db: tx }, { orderId: order.id, kind: 'shipped' });
     return moved;
   });
-  // Awaited (the operator can wait), but a mail failure never undoes the shipment.
-  await sendOrderMail(ctx, { orderId: shipped.id, kind: 'shipped' }).catch((error) =>
-    ctx.log.error({ err: error, orderId: shipped.id }, 'order shipped email failed'),
-  );
   return shipped;
 }
 

@@ -1,10 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { orderItems, orders, users } from '../../db/schema';
-import { bumpContentVersion } from '../../shared/content-version';
+import { retireStockPages } from '../../shared/content-version';
 import type { AppContext } from '../../context';
 import { isCurrency, type Currency } from '../../shared/money';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { countSold } from '../catalog/stock.service';
+import { enqueueOrderMail } from './order-mail';
 import { lockOrder, moveOrder, type OrderRow } from './order-state';
 
 /**
@@ -64,7 +65,7 @@ export async function getOrderForPayment(
 
 export type MarkPaidOutcome =
   /** Moved from 1/1 to 10/2 by this call. */
-  | { outcome: 'paid'; order: OrderRow }
+  | { outcome: 'paid'; order: OrderRow; soldProductIds: number[] }
   /** Already paid earlier (a repeated webhook): nothing changed. */
   | { outcome: 'already_paid'; order: OrderRow }
   /** The order was cancelled (by the buyer or the payment timeout): refund the payment. */
@@ -107,9 +108,11 @@ export async function markOrderPaid(
       .from(orderItems)
       .where(eq(orderItems.orderId, order.id));
     await countSold({ ...ctx, db: tx }, sold);
-    return { outcome: 'paid', order: paid } as const;
+    // "Payment received", in the order's language, once the payment commits.
+    await enqueueOrderMail({ ...ctx, db: tx }, { orderId: order.id, kind: 'paid' });
+    return { outcome: 'paid', order: paid, soldProductIds: sold.map((line) => line.productId) } as const;
   });
-  // 'Sold' counts show on cached catalogue pages.
-  if (result.outcome === 'paid') await bumpContentVersion(ctx);
+  // The product pages show 'Sold' counts; listings may show theirs a page-cache lifetime late.
+  if (result.outcome === 'paid') await retireStockPages(ctx, { productIds: result.soldProductIds, listingsToo: false });
   return result;
 }

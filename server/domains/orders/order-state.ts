@@ -60,14 +60,21 @@ export async function moveOrder(tx: Transaction, order: OrderRow, move: Move): P
   return updated;
 }
 
+/** What a release changed on the shelf, for retiring cached pages (shared/content-version.ts). */
+export interface ReleasedStock {
+  productIds: number[];
+  backInStock: boolean;
+}
+
 /** Puts an order's quantities back on the shelf and gives its coupon use back, in the caller's transaction. */
-export async function releaseOrderHolds(ctx: TransactionContext, order: OrderRow): Promise<void> {
+export async function releaseOrderHolds(ctx: TransactionContext, order: OrderRow): Promise<ReleasedStock> {
   const lines = await ctx.db
-    .select({ skuId: orderItems.skuId, quantity: orderItems.quantity })
+    .select({ productId: orderItems.productId, skuId: orderItems.skuId, quantity: orderItems.quantity })
     .from(orderItems)
     .where(eq(orderItems.orderId, order.id));
-  await returnStock(ctx, lines);
+  const { backInStock } = await returnStock(ctx, lines);
   if (order.couponId !== null) await releaseCouponUse(ctx, order.couponId);
+  return { productIds: lines.map((line) => line.productId), backInStock };
 }
 
 export type NewOrder = Omit<typeof orders.$inferInsert, 'id' | 'status' | 'payStatus' | 'orderNo'> & {

@@ -114,3 +114,10 @@ export const orderCounts = z.object({
   by_status: z.record(z.string(), z.number().int()),
 });
 export type OrderCounts = z.infer<typeof orderCounts>;
+
+/** An order email owed to the buyer: a row of the outbox (server/domains/outbox), sent by its worker. */
+export const orderMailJob = z.object({
+  orderId: z.number().int().positive(),
+  kind: z.enum(['placed', 'paid', 'shipped']),
+});
+export type OrderMailJob = z.infer<typeof orderMailJob>;

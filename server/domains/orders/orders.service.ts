@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { hasMessage, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
-import { bumpContentVersion } from '../../shared/content-version';
+import { retireStockPages } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
 import { amountView, isCurrency, rateText, type Currency } from '../../shared/money';
 import type { AmountView } from '../../shared/money.schemas';
@@ -10,7 +10,14 @@ import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
 import { AFTER_SALE_STATUSES, isOrderStatus, isPayStatus, ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import type { Actor } from './order-lifecycle';
-import { IllegalTransitionError, lockOrder, moveOrder, releaseOrderHolds, type OrderRow } from './order-state';
+import {
+  IllegalTransitionError,
+  lockOrder,
+  moveOrder,
+  releaseOrderHolds,
+  type OrderRow,
+  type ReleasedStock,
+} from './order-state';
 import type {
   OrderCounts,
   OrderDetail,
@@ -250,14 +257,15 @@ export async function getOrderDetail(
 
 /**
  * Cancels a locked unpaid order (status 1 -> 60, pay status 1 -> 3) and gives its stock
- * and coupon use back, in the caller's transaction. Used by the buyer and the timeout sweep.
+ * and coupon use back, in the caller's transaction. Used by the buyer and the timeout sweep,
+ * who retire the cached pages of what came back on the shelf once it commits.
  */
 export async function cancelUnpaid(
   ctx: TransactionContext,
   order: OrderRow,
   actor: Actor,
   now: Date,
-): Promise<OrderRow> {
+): Promise<{ order: OrderRow; released: ReleasedStock }> {
   const cancelled = await moveOrder(ctx.db, order, {
     action: 'cancel',
     to: ORDER_STATUS.cancelled,
@@ -265,22 +273,21 @@ export async function cancelUnpaid(
     note: actor === 'buyer' ? 'order.history.cancelledByBuyer' : 'order.history.cancelledUnpaid',
     set: { cancelledAt: now },
   });
-  await releaseOrderHolds(ctx, order);
-  return cancelled;
+  return { order: cancelled, released: await releaseOrderHolds(ctx, order) };
 }
 
 /** `PUT /v1/order/cancel/{id}`: only an order still awaiting payment. */
 export async function cancelOrderByBuyer(ctx: AppContext, input: { userId: number; id: number }): Promise<OrderRow> {
-  const cancelled = await ctx.db.transaction(async (tx) => {
-    const order = await lockOrder(tx, input.id);
-    if (!order || order.userId !== input.userId) throw new NotFoundError('order.notFound');
-    if (order.status !== ORDER_STATUS.pendingPayment || order.payStatus !== PAY_STATUS.pending) {
+  const { order, released } = await ctx.db.transaction(async (tx) => {
+    const locked = await lockOrder(tx, input.id);
+    if (!locked || locked.userId !== input.userId) throw new NotFoundError('order.notFound');
+    if (locked.status !== ORDER_STATUS.pendingPayment || locked.payStatus !== PAY_STATUS.pending) {
       throw new IllegalTransitionError('order.cannotCancel');
     }
-    return cancelUnpaid({ ...ctx, db: tx }, order, 'buyer', new Date());
+    return cancelUnpaid({ ...ctx, db: tx }, locked, 'buyer', new Date());
   });
-  await bumpContentVersion(ctx);
-  return cancelled;
+  await retireStockPages(ctx, { productIds: released.productIds, listingsToo: released.backInStock });
+  return order;
 }
 
 /** Status 20 -> 30, by the buyer (`PUT /v1/order/confirm/{id}`) or the auto-confirm sweep. */

@@ -3,7 +3,6 @@ import { paymentEvents, payments } from '../../db/schema';
 import type { AppContext, RequestContext } from '../../context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
-import { sendOrderMail } from '../orders/order-mail';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
 import { canTransition } from './payment-lifecycle';
 import { WebhookVerificationError, type PaymentEvent, type PaymentProviderName } from './payment-provider';
@@ -190,12 +189,6 @@ export async function applyPaymentEvent(
     return { outcome, payment };
   });
 
-  if (applied.outcome === 'paid' && applied.payment) {
-    // "Payment received", written by orders in the order's language.
-    await sendOrderMail(ctx, { orderId: applied.payment.orderId, kind: 'paid' }).catch((error) =>
-      ctx.log.error({ err: error, paymentId: applied.payment!.id }, 'payments: payment mail not sent'),
-    );
-  }
   if (applied.outcome === 'refund_due' && applied.payment) await refundPayment(ctx, applied.payment.id);
   return applied.outcome;
 }

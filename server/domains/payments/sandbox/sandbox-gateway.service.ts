@@ -4,6 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import { sandboxGatewaySessions, sandboxGatewayWebhooks } from '../../../db/schema';
 import type { AppContext } from '../../../context';
 import type { Env } from '../../../shared/env';
+import { retryDelayMs } from '../../../shared/backoff';
 import { NotFoundError } from '../../../shared/errors';
 import type { CheckoutRequest } from '../payment-provider';
 import { SANDBOX_SIGNATURE_HEADER, signSandboxPayload } from './sandbox-signature';
@@ -17,11 +18,8 @@ import { onlyRow } from '../../../db/rows';
  */
 
 export const SANDBOX_SESSION_LIFETIME_MS = 60 * 60 * 1000;
-/** Backoff after the n-th failed delivery: 5 s, 15 s, 45 s ... capped at one hour. */
+/** Deliveries are retried with the shared backoff (server/shared/backoff.ts) up to this many times. */
 export const WEBHOOK_MAX_ATTEMPTS = 20;
-export function retryDelayMs(attempts: number): number {
-  return Math.min(5_000 * 3 ** Math.max(0, attempts - 1), 60 * 60 * 1000);
-}
 /** The shop's webhook route for the sandbox (server/http/routes/payment.routes.ts serves `/v1/pay/webhook/:provider`). */
 const SANDBOX_WEBHOOK_PATH = '/v1/pay/webhook/sandbox';
 

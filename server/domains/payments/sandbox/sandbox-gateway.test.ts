@@ -7,12 +7,8 @@ import { openTestDatabase } from '../../../../tests/support/database';
 import { sandboxGatewayWebhooks } from '../../../db/schema';
 import type { AppContext } from '../../../context';
 import { loadEnv } from '../../../shared/env';
-import {
-  completeSandboxSession,
-  deliverDueSandboxWebhooks,
-  openSandboxSession,
-  retryDelayMs,
-} from './sandbox-gateway.service';
+import { retryDelayMs } from '../../../shared/backoff';
+import { completeSandboxSession, deliverDueSandboxWebhooks, openSandboxSession } from './sandbox-gateway.service';
 import { verifySandboxSignature } from './sandbox-signature';
 
 const secret = 'gateway-unit-test-secret-0123456789abcdef';

@@ -1,0 +1,112 @@
+import type { z } from 'zod';
+import type { AppContext } from '../context';
+import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
+import { orderMailJob } from '../domains/orders/orders.schemas';
+import {
+  claimDueEffects,
+  markEffectDone,
+  markEffectFailed,
+  OUTBOX_LEASE_SECONDS,
+  renewEffectLeases,
+  type ClaimedEffect,
+} from '../domains/outbox/outbox.service';
+import { isDatabaseUnavailable } from '../shared/errors';
+
+interface EffectHandler<Payload> {
+  payload: z.ZodType<Payload>;
+  run(ctx: AppContext, payload: Payload): Promise<unknown>;
+}
+
+const handler = <Payload>(definition: EffectHandler<Payload>) => definition as EffectHandler<unknown>;
+
+/** What each outbox topic does. A row whose topic or payload is not here fails for good, with the reason kept. */
+const HANDLERS: Record<string, EffectHandler<unknown>> = {
+  [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, run: sendOrderMail }),
+};
+
+/** How often an idle worker looks for due effects; a full batch is followed by the next at once. */
+const POLL_INTERVAL_MS = 500;
+const BATCH = 10;
+const LEASE_RENEWAL_MS = (OUTBOX_LEASE_SECONDS * 1000) / 4;
+/** On shutdown the worker keeps sending what is due for at most this long (main.ts forces an exit at 15 s). */
+const DRAIN_LIMIT_MS = 10_000;
+
+/**
+ * Runs the outbox (server/domains/outbox) on every server copy: claims due effects, runs
+ * them, and records the outcome; a failure is retried with backoff, on whichever copy claims
+ * it next. `stop()` (the server closing, after its last request) drains what is due.
+ */
+export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
+  const log = ctx.log.child({ job: 'outbox' });
+  let running: Promise<number> | undefined;
+
+  const runEffect = async (effect: ClaimedEffect) => {
+    const known = HANDLERS[effect.topic];
+    const parsed = known?.payload.safeParse(effect.payload);
+    if (!known || !parsed?.success) {
+      await markEffectFailed(ctx, effect, known ? `payload not readable: ${parsed?.error?.message}` : 'unknown topic', {
+        final: true,
+      });
+      log.error({ effectId: effect.id, topic: effect.topic }, 'outbox: effect cannot be run; given up');
+      return;
+    }
+    try {
+      await known.run(ctx, parsed.data);
+      await markEffectDone(ctx, effect.id);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const givenUp = await markEffectFailed(ctx, effect, message);
+      if (givenUp)
+        log.error(
+          { effectId: effect.id, topic: effect.topic, attempts: effect.attempts, err: error },
+          'outbox: effect given up',
+        );
+      else
+        log.warn(
+          { effectId: effect.id, topic: effect.topic, attempts: effect.attempts, error: message },
+          'outbox: effect failed; will retry',
+        );
+    }
+  };
+
+  /** One claim and its effects, their leases renewed while any still runs; answers how many were claimed. */
+  const runBatch = async (): Promise<number> => {
+    const claimed = await claimDueEffects(ctx, BATCH);
+    if (claimed.length === 0) return 0;
+    const running = new Set(claimed.map((effect) => effect.id));
+    const renewal = setInterval(() => {
+      renewEffectLeases(ctx, [...running]).catch((error) => log.warn({ err: error }, 'outbox: lease not renewed'));
+    }, LEASE_RENEWAL_MS);
+    try {
+      await Promise.all(claimed.map((effect) => runEffect(effect).finally(() => running.delete(effect.id))));
+    } finally {
+      clearInterval(renewal);
+    }
+    return claimed.length;
+  };
+
+  const runUntilIdle = async (deadline = Number.POSITIVE_INFINITY): Promise<number> => {
+    let total = 0;
+    try {
+      for (let claimed = BATCH; claimed === BATCH && Date.now() < deadline; total += claimed)
+        claimed = await runBatch();
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) log.warn('outbox: database unavailable; will try again');
+      else log.error({ err: error }, 'outbox: run failed');
+    }
+    return total;
+  };
+
+  const timer = setInterval(() => {
+    if (!running) running = runUntilIdle().finally(() => (running = undefined));
+  }, POLL_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+      const drained = await runUntilIdle(Date.now() + DRAIN_LIMIT_MS);
+      if (drained > 0) log.info({ drained }, 'outbox: sent what was due before stopping');
+    },
+  };
+}
