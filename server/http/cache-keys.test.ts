@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import routes from '../../app/routes';
-import { isSharedPage } from './cache-keys';
+import { isSharedPage, stockPageProductId } from './cache-keys';
 
 interface RouteEntry {
   path?: string;
@@ -40,5 +40,29 @@ describe('isSharedPage', () => {
     expect(isSharedPage('/en/my/account.data')).toBe(false);
     expect(isSharedPage('/product/3')).toBe(false);
     expect(isSharedPage('/en/product/3/extra')).toBe(false);
+  });
+});
+
+describe('stockPageProductId', () => {
+  it('names the product of its page, data request and API answer, and nothing else', () => {
+    expect(
+      [
+        '/en/product/12',
+        '/zh-cn/product/12.data',
+        '/en/product/12/_.data',
+        '/v1/good/12',
+        '/en/product/12?utm_source=x',
+      ].map(stockPageProductId),
+    ).toEqual([12, 12, 12, 12, 12]);
+    expect(
+      [
+        '/en/product/cate/12',
+        '/en',
+        '/v1/good/list',
+        '/v1/good/GetldList',
+        '/en/product/12/reviews',
+        '/en/product/x1',
+      ].map(stockPageProductId),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });

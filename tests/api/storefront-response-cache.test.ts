@@ -1,6 +1,8 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { bumpContentVersion } from '../../server/shared/content-version';
+import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
 import { cacheOnlyApp, listenLocally } from '../support/cache-only-app';
 import { rawGet as rawHttpGet } from '../support/raw-http';
 import { useTestServer } from '../support/test-server';
@@ -123,6 +125,38 @@ describe('cache hits answered before Fastify', () => {
     await bumpContentVersion(server.ctx);
     const after = await rawGet('/v1/goodGroup/list/2', { lang: 'en' });
     expect(after.headers['x-cache']).toBe('miss');
+  });
+});
+
+describe('orders and the cache', () => {
+  it('an order or a payment retires the pages of the products it sold, and the listings only when a SKU sells out', async () => {
+    const buyer = await makeShopper(server);
+    const sold = await prepareSku(server, { stock: 3 });
+    const other = await prepareSku(server, { stock: 3 });
+    const soldPages = [
+      `/en/product/${sold.productId}`,
+      `/en/product/${sold.productId}.data`,
+      `/v1/good/${sold.productId}`,
+    ];
+    const untouched = [`/en/product/${other.productId}`, `/v1/good/${other.productId}`, '/en', '/v1/good/list?page=1'];
+    const cacheStates = async (paths: string[]) =>
+      Promise.all(paths.map(async (path) => (await rawGet(path, { lang: 'en' })).headers['x-cache']));
+    for (const path of [...soldPages, ...untouched]) await hit(path, { lang: 'en' });
+
+    const order = await placeOrderFor(buyer, sold.id);
+    expect(await cacheStates(soldPages)).toEqual(['miss', 'miss', 'miss']);
+    expect(await cacheStates(untouched)).toEqual(['hit', 'hit', 'hit', 'hit']);
+    const stockShown = JSON.parse((await rawGet(`/v1/good/${sold.productId}`, { lang: 'en' })).body.toString());
+    expect(stockShown.data.good_sku.find((sku: { id: number }) => sku.id === sold.id).stock).toBe(2);
+
+    // Paid: the Sold count on the product's own pages moves; listings keep theirs for a cache lifetime.
+    expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'cache-test' })).outcome).toBe('paid');
+    expect(await cacheStates(soldPages)).toEqual(['miss', 'miss', 'miss']);
+    expect(await cacheStates(untouched)).toEqual(['hit', 'hit', 'hit', 'hit']);
+
+    // The last two: the SKU sells out, and the listings' sold-out badges change, so every page is retired.
+    await placeOrderFor(buyer, sold.id, 2);
+    expect(await cacheStates([...soldPages, ...untouched])).toEqual(Array(7).fill('miss'));
   });
 });
 

@@ -1,0 +1,80 @@
+import { eq, sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { outbox } from '../../server/db/schema';
+import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
+import { forTheScope } from '../support/scope';
+import { useTestApp } from '../support/test-server';
+
+/** A mail server that answers "try again later" (451) until told to take mail. */
+const mailServer = forTheScope('a mail server that refuses for a while', async () => {
+  const state = { refusing: true, received: [] as string[] };
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, _session, answer) {
+      let raw = '';
+      stream.on('data', (chunk) => (raw += chunk));
+      stream.on('end', () => {
+        if (state.refusing) return answer(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+        state.received.push(raw);
+        answer();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+  const { port } = smtp.server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    state,
+    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
+  };
+});
+const server = useTestApp(() => ({ SMTP_URL: mailServer().url }));
+
+const rowOf = async (dedupeKey: string) => {
+  const [row] = await server.ctx.db.select().from(outbox).where(eq(outbox.dedupeKey, dedupeKey));
+  return row;
+};
+
+describe('the outbox', () => {
+  it('keeps an order email the mail server refused and sends it once the server takes mail, after a backoff', async () => {
+    const buyer = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const order = await placeOrderFor(buyer, sku.id);
+    const key = `order-mail:${order.id}:placed`;
+
+    await expect.poll(async () => (await rowOf(key))?.lastError ?? '').toMatch(/451 mailbox busy/);
+    const refused = (await rowOf(key))!;
+    expect(refused).toMatchObject({
+      topic: 'order-mail',
+      attempts: 1,
+      doneAt: null,
+      failedAt: null,
+      lockedUntil: null,
+    });
+    expect(refused.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(3_000);
+
+    mailServer().state.refusing = false;
+    // The first retry is due five seconds later; bring it forward rather than wait.
+    await server.ctx.db
+      .update(outbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(outbox.dedupeKey, key));
+    await expect.poll(async () => (await rowOf(key))?.doneAt).toBeInstanceOf(Date);
+    expect(await rowOf(key)).toMatchObject({ attempts: 2, lastError: null });
+    expect(mailServer().state.received.filter((raw) => raw.includes(`<order-${order.id}-placed@`))).toHaveLength(1);
+  });
+
+  it('gives up at once on an effect it cannot read, keeping the reason, and never runs it', async () => {
+    await server.ctx.db.insert(outbox).values([
+      { topic: 'no-such-topic', payload: {}, dedupeKey: 'test:unknown-topic' },
+      { topic: 'order-mail', payload: { orderId: 'seven' }, dedupeKey: 'test:bad-payload' },
+    ]);
+    await expect.poll(async () => (await rowOf('test:unknown-topic'))?.failedAt).toBeInstanceOf(Date);
+    await expect.poll(async () => (await rowOf('test:bad-payload'))?.failedAt).toBeInstanceOf(Date);
+    expect(await rowOf('test:unknown-topic')).toMatchObject({ attempts: 1, doneAt: null, lastError: 'unknown topic' });
+    expect((await rowOf('test:bad-payload'))!.lastError).toMatch(/^payload not readable: /);
+  });
+});
