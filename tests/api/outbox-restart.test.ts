@@ -128,7 +128,9 @@ describe('the outbox survives a killed server', { timeout: 240_000 }, () => {
       // The restarted server sends the rest, including those held at the kill once their lease runs out.
       second = spawnServer(env, await freePort());
       await waitForReady(second.url);
-      await expect.poll(() => mail.delivered.length, { timeout: 120_000, interval: 500 }).toBeGreaterThanOrEqual(ORDERS);
+      await expect
+        .poll(() => mail.delivered.length, { timeout: 120_000, interval: 500 })
+        .toBeGreaterThanOrEqual(ORDERS);
       // Nothing more arrives later either.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
 
