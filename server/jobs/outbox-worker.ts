@@ -7,6 +7,7 @@ import {
   markEffectDone,
   markEffectFailed,
   OUTBOX_LEASE_SECONDS,
+  pruneDoneEffects,
   renewEffectLeases,
   type ClaimedEffect,
 } from '../domains/outbox/outbox.service';
@@ -30,6 +31,9 @@ const BATCH = 10;
 const LEASE_RENEWAL_MS = (OUTBOX_LEASE_SECONDS * 1000) / 4;
 /** On shutdown the worker keeps sending what is due for at most this long (main.ts forces an exit at 15 s). */
 const DRAIN_LIMIT_MS = 10_000;
+/** Done effects are kept this long, for the record, then deleted by the hourly prune. */
+const KEEP_DONE_DAYS = 30;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Runs the outbox (server/domains/outbox) on every server copy: claims due effects, runs
@@ -38,7 +42,7 @@ const DRAIN_LIMIT_MS = 10_000;
  */
 export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
   const log = ctx.log.child({ job: 'outbox' });
-  let running: Promise<number> | undefined;
+  let running: Promise<void> | undefined;
 
   const runEffect = async (effect: ClaimedEffect) => {
     const known = HANDLERS[effect.topic];
@@ -73,12 +77,12 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
   const runBatch = async (): Promise<number> => {
     const claimed = await claimDueEffects(ctx, BATCH);
     if (claimed.length === 0) return 0;
-    const running = new Set(claimed.map((effect) => effect.id));
+    const inFlight = new Set(claimed.map((effect) => effect.id));
     const renewal = setInterval(() => {
-      renewEffectLeases(ctx, [...running]).catch((error) => log.warn({ err: error }, 'outbox: lease not renewed'));
+      renewEffectLeases(ctx, [...inFlight]).catch((error) => log.warn({ err: error }, 'outbox: lease not renewed'));
     }, LEASE_RENEWAL_MS);
     try {
-      await Promise.all(claimed.map((effect) => runEffect(effect).finally(() => running.delete(effect.id))));
+      await Promise.all(claimed.map((effect) => runEffect(effect).finally(() => inFlight.delete(effect.id))));
     } finally {
       clearInterval(renewal);
     }
@@ -97,8 +101,22 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
     return total;
   };
 
+  let prunedAt = Date.now();
+  const prune = async () => {
+    if (Date.now() - prunedAt < PRUNE_INTERVAL_MS) return;
+    prunedAt = Date.now();
+    const pruned = await pruneDoneEffects(ctx, KEEP_DONE_DAYS).catch((error) => {
+      log.warn({ err: error }, 'outbox: pruning failed; will try again next hour');
+      return 0;
+    });
+    if (pruned > 0) log.info({ pruned }, 'outbox: deleted effects done more than 30 days ago');
+  };
+
   const timer = setInterval(() => {
-    if (!running) running = runUntilIdle().finally(() => (running = undefined));
+    if (!running)
+      running = runUntilIdle()
+        .then(prune)
+        .finally(() => (running = undefined));
   }, POLL_INTERVAL_MS);
   timer.unref();
   return {

@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { outbox } from '../../server/db/schema';
+import { pruneDoneEffects } from '../../server/domains/outbox/outbox.service';
 import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
 import { forTheScope } from '../support/scope';
 import { useTestApp } from '../support/test-server';
@@ -76,5 +77,18 @@ describe('the outbox', () => {
     await expect.poll(async () => (await rowOf('test:bad-payload'))?.failedAt).toBeInstanceOf(Date);
     expect(await rowOf('test:unknown-topic')).toMatchObject({ attempts: 1, doneAt: null, lastError: 'unknown topic' });
     expect((await rowOf('test:bad-payload'))!.lastError).toMatch(/^payload not readable: /);
+  });
+
+  it('deletes effects done more than 30 days ago and keeps the recent and the failed ones', async () => {
+    const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 1000);
+    await server.ctx.db.insert(outbox).values([
+      { topic: 'order-mail', payload: {}, dedupeKey: 'test:done-long-ago', doneAt: daysAgo(31) },
+      { topic: 'order-mail', payload: {}, dedupeKey: 'test:done-yesterday', doneAt: daysAgo(1) },
+      { topic: 'order-mail', payload: {}, dedupeKey: 'test:failed-long-ago', failedAt: daysAgo(40) },
+    ]);
+    expect(await pruneDoneEffects(server.ctx, 30)).toBe(1);
+    expect(await rowOf('test:done-long-ago')).toBeUndefined();
+    expect(await rowOf('test:done-yesterday')).toBeDefined();
+    expect(await rowOf('test:failed-long-ago')).toBeDefined();
   });
 });

@@ -88,3 +88,12 @@ export async function markEffectFailed(
     .where(eq(outbox.id, effect.id));
   return givenUp;
 }
+
+/** Deletes effects done more than `days` ago; failed ones stay until someone looks at them. */
+export async function pruneDoneEffects(ctx: AppContext, days: number): Promise<number> {
+  const pruned = await ctx.db
+    .delete(outbox)
+    .where(sql`${outbox.doneAt} < now() - make_interval(days => ${days})`)
+    .returning({ id: outbox.id });
+  return pruned.length;
+}
