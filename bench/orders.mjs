@@ -4,12 +4,16 @@
 // prints orders/s and latency. The shop runs as `npm start` would, in its own process.
 //   npm run bench:orders                       embedded PGlite
 //   DATABASE_URL=postgres://... npm run bench:orders   PostgreSQL (a fresh database is created and dropped)
-// Options: --buyers=200 --stock=50 --rounds=5 --record (appends to docs/benchmarks.md)
+// With --stock at least --buyers (e.g. --stock=100000) every buyer must get an order instead.
+// --browse=SECONDS then measures anonymous browsing (home, listings, product pages) idle and
+// while orders for one product are placed at --browse-orders=50 per second.
+// Options: --buyers=200 --stock=50 --rounds=5 --browse=0 --browse-orders=50 --record (appends to docs/benchmarks.md)
 // Runs under `node --import tsx` so it can create sessions with the shop's own code.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { migrateDatabase, openDatabase } from '../server/db/client.ts';
 import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
@@ -25,6 +29,10 @@ const args = Object.fromEntries(
 const BUYERS = Number(args.buyers ?? 200);
 const STOCK = Number(args.stock ?? 50);
 const ROUNDS = Number(args.rounds ?? 5);
+const BROWSE_SECONDS = Number(args.browse ?? 0);
+const BROWSE_ORDERS_PER_SECOND = Number(args['browse-orders'] ?? 50);
+/** Orders a round should create: every buyer's while stock lasts. */
+const EXPECTED_ORDERS = Math.min(BUYERS, STOCK);
 const SESSION_SECRET = 'bench-orders-secret-'.padEnd(48, 'x');
 
 ensureBuilt();
@@ -58,7 +66,70 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
+/** Requests per second of autocannon cycling through `paths` for BROWSE_SECONDS (after a 2 s warm-up). */
+async function browse(url, paths) {
+  const run = (seconds) =>
+    new Promise((resolve, reject) =>
+      autocannon(
+        {
+          url,
+          connections: 50,
+          duration: seconds,
+          headers: { 'accept-encoding': 'gzip' },
+          requests: paths.map((path) => ({ method: 'GET', path })),
+        },
+        (error, result) => (error ? reject(error) : resolve(result)),
+      ),
+    );
+  await run(2);
+  const result = await run(BROWSE_SECONDS);
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+}
+
+/**
+ * Anonymous browsing idle, then while buyers order the browsed product at
+ * BROWSE_ORDERS_PER_SECOND: a sale should retire that product's pages, not the cache.
+ */
+async function measureBrowsing(url, buyers, skuId, paths) {
+  const idle = await browse(url, paths);
+  let placed = 0;
+  let failed = 0;
+  const pending = new Set();
+  const timer = setInterval(() => {
+    const buyer = buyers[placed % buyers.length];
+    const sent = fetch(`${url}/v2/order`, {
+      method: 'POST',
+      headers: buyer.headers,
+      body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
+    })
+      .then(async (response) => {
+        await response.arrayBuffer();
+        if (response.status !== 200) failed++;
+      })
+      .catch(() => failed++)
+      .finally(() => pending.delete(sent));
+    pending.add(sent);
+    placed++;
+  }, 1000 / BROWSE_ORDERS_PER_SECOND);
+  const startedAt = performance.now();
+  const busy = await browse(url, paths);
+  clearInterval(timer);
+  const orderSeconds = (performance.now() - startedAt) / 1000;
+  await Promise.all(pending);
+  return {
+    idleRps: Math.round(idle.rps),
+    busyRps: Math.round(busy.rps),
+    ratio: busy.rps / idle.rps,
+    ordersPerSecond: Math.round((placed - failed) / orderSeconds),
+    ordersFailed: failed,
+    idleP99: idle.p99,
+    busyP99: busy.p99,
+    non2xx: idle.non2xx + busy.non2xx,
+  };
+}
+
 const results = [];
+let browsing;
 try {
   // 1. First start migrates and seeds the demo shop; stop it so the embedded database is free.
   let shop = await startShop();
@@ -102,9 +173,22 @@ try {
     .innerJoin(products, eq(products.id, productSkus.productId))
     .where(eq(products.listed, true))
     .orderBy(productSkus.id)
-    .limit(ROUNDS);
-  const skuIds = skus.map((sku) => sku.id);
+    .limit(ROUNDS + 1);
+  const skuIds = skus.slice(0, ROUNDS).map((sku) => sku.id);
   await handle.db.update(productSkus).set({ stock: STOCK }).where(inArray(productSkus.id, skuIds));
+  // The browsing benchmark's hot SKU: plenty, so every order of it succeeds.
+  const browseSku = skus[ROUNDS];
+  await handle.db.update(productSkus).set({ stock: 1_000_000 }).where(eq(productSkus.id, browseSku.id));
+  const [browseProduct] = await handle.db
+    .select({ productId: productSkus.productId })
+    .from(productSkus)
+    .where(eq(productSkus.id, browseSku.id));
+  const otherProducts = await handle.db
+    .select({ id: products.id })
+    .from(products)
+    .where(and(eq(products.listed, true), sql`${products.id} <> ${browseProduct.productId}`))
+    .orderBy(products.id)
+    .limit(6);
   await handle.close();
 
   // 3. The flash sales.
@@ -149,6 +233,16 @@ try {
       });
       console.log(`round ${round + 1}: ${JSON.stringify(results.at(-1))}`);
     }
+    if (BROWSE_SECONDS > 0) {
+      browsing = await measureBrowsing(shop.url, buyers, browseSku.id, [
+        '/en/',
+        '/zh-cn/',
+        `/en/product/${browseProduct.productId}`,
+        ...otherProducts.map((product) => `/en/product/${product.id}`),
+        '/v1/good/list?page=1',
+      ]);
+      console.log(`browsing: ${JSON.stringify(browsing)}`);
+    }
   } finally {
     await shop.stop();
   }
@@ -172,10 +266,10 @@ try {
     result.unitsSold = sold.units;
     result.ordersInDatabase = sold.orders;
     result.ok =
-      sku.stock === 0 &&
-      sold.units === STOCK &&
-      sold.orders === STOCK &&
-      result.created === STOCK &&
+      sku.stock === STOCK - EXPECTED_ORDERS &&
+      sold.units === EXPECTED_ORDERS &&
+      sold.orders === EXPECTED_ORDERS &&
+      result.created === EXPECTED_ORDERS &&
       result.fiveXx === 0;
   }
   await check.close();
@@ -202,14 +296,18 @@ const lines = results.map(
       .join(', ')} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} |`,
 );
 const table = [header, ...lines].join('\n');
-const allOk = results.length === ROUNDS && results.every((r) => r.ok);
+const browsingOk = !browsing || (browsing.ratio >= 0.8 && browsing.ordersFailed === 0 && browsing.non2xx === 0);
+const browsingLine = browsing
+  ? `\nBrowsing (home in two languages, 7 product pages, the product list): ${browsing.idleRps} req/s idle, ${browsing.busyRps} req/s while ${browsing.ordersPerSecond} orders/s were placed for one of the products = ${(browsing.ratio * 100).toFixed(1)}% (target 80%); p99 ${browsing.idleP99} -> ${browsing.busyP99} ms; ${browsing.ordersFailed} orders failed, ${browsing.non2xx} non-2xx pages`
+  : '';
+const allOk = results.length === ROUNDS && results.every((r) => r.ok) && browsingOk;
 console.log(
-  `\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${STOCK} orders per round, nothing oversold, no 5xx`,
+  `\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${EXPECTED_ORDERS} orders per round, nothing oversold, no 5xx${browsingLine}`,
 );
 if (args.record) {
   fs.appendFileSync(
     'docs/benchmarks.md',
-    `\n## ${new Date().toISOString().slice(0, 10)}: flash sale (bench/orders.mjs), ${database}\n\n${BUYERS} buyers order one unit each of one SKU with ${STOCK} in stock, all at once; ${ROUNDS} rounds. Machine: ${machine}\n\n${table}\n`,
+    `\n## ${new Date().toISOString().slice(0, 10)}: flash sale (bench/orders.mjs), ${database}\n\n${BUYERS} buyers order one unit each of one SKU with ${STOCK} in stock, all at once; ${ROUNDS} rounds. Machine: ${machine}\n\n${table}\n${browsingLine}\n`,
   );
   console.log('Recorded in docs/benchmarks.md');
 }

@@ -7,7 +7,6 @@ import { backfillUsernameKeys } from './domains/customers/accounts.service';
 import { appSecrets } from './db/schema';
 import type { AppContext } from './context';
 import type { ConfiguredEnv, Env } from './shared/env';
-import { closeMailConnections } from './domains/mail/mailer';
 import { createMemoryStore, createRedisStore, type KeyValueStore } from './shared/kv-store';
 
 export class StartupError extends Error {}
@@ -90,6 +89,5 @@ export async function createAppContext(
 }
 
 export async function closeAppContext(ctx: AppContext): Promise<void> {
-  closeMailConnections();
   await Promise.allSettled([ctx.database.close(), ctx.kv.close()]);
 }

@@ -21,30 +21,23 @@ export interface MailDelivery {
 let smtpTransport: { url: string; transport: Transporter } | undefined;
 
 /**
- * A small pool of connections, reused from mail to mail. The timeouts keep a stalled mail
- * server from holding a send for long: the outbox retries a failed send later, while a send
- * that never ends would hold its worker.
+ * One connection per mail (a pool's idle connections kept mail servers, and our tests' fake
+ * one, waiting on close). The timeouts keep a stalled mail server from holding a send for
+ * long: the outbox retries a failed send later, while a send that never ends would hold its worker.
  */
 function transportFor(url: string): Transporter {
-  if (smtpTransport?.url !== url)
+  if (smtpTransport?.url !== url) {
     smtpTransport = {
       url,
       transport: nodemailer.createTransport({
         url,
-        pool: true,
-        maxConnections: 5,
         connectionTimeout: 10_000,
         greetingTimeout: 10_000,
         socketTimeout: 30_000,
       }),
     };
+  }
   return smtpTransport.transport;
-}
-
-/** Closes the pooled SMTP connections (the server stopping). */
-export function closeMailConnections(): void {
-  smtpTransport?.transport.close();
-  smtpTransport = undefined;
 }
 
 /**
