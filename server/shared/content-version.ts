@@ -80,8 +80,10 @@ export async function retireStockPages(
 ): Promise<void> {
   if (change.listingsToo) await bumpContentVersion(ctx);
   const products = rememberedStock(ctx);
-  for (const productId of new Set(change.productIds)) {
-    await ctx.kv.increment(STOCK_KEY_PREFIX + productId, VERSION_TTL_SECONDS);
-    products.delete(productId);
-  }
+  await Promise.all(
+    [...new Set(change.productIds)].map(async (productId) => {
+      await ctx.kv.increment(STOCK_KEY_PREFIX + productId, VERSION_TTL_SECONDS);
+      products.delete(productId);
+    }),
+  );
 }

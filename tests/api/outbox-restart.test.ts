@@ -1,96 +1,46 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { asc, eq } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import { describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
-import { products, productSkus, users } from '../../server/db/schema';
-import { createSession } from '../../server/domains/customers/sessions.service';
-import type { AppContext } from '../../server/context';
+import { describe, expect, it } from 'vitest';
+import { products, productSkus } from '../../server/db/schema';
 import { chinaAddress } from '../support/buyers';
-import { openTestDatabase, postgresAdminUrl, templateDumpPath } from '../support/database';
-import { decodedMail } from '../support/mail';
+import { decodedMail, startFakeSmtp, type FakeSmtp } from '../support/mail';
+import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
 import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
 
 const SESSION_SECRET = 'outbox-restart-session-secret-'.padEnd(48, 'x');
-const ORDERS = 200;
-/** The mail server answers this many messages, then holds every later one unanswered until the kill. */
-const ANSWERED_BEFORE_THE_KILL = 50;
 
-/**
- * A mail server that delivers a message only once it has answered 250 to its data, as SMTP
- * has it: a message whose sender died before that answer was never delivered, and the
- * sender must send it again.
- */
-async function startMailServer() {
-  const delivered: Array<{ messageId: string; text: string }> = [];
-  const state = { holding: true, held: 0 };
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, answer) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => {
-        if (state.holding && delivered.length >= ANSWERED_BEFORE_THE_KILL) {
-          state.held++;
-          return;
-        }
-        delivered.push({ messageId: /^Message-ID: (.+)$/im.exec(raw)?.[1]?.trim() ?? '', text: decodedMail(raw) });
-        answer();
-      });
-    },
+/** A buyer with a live session and a SKU with plenty of stock, in a database the spawned servers share. */
+function prepareShop(dataDir: string) {
+  return preparePersistentShop(dataDir, SESSION_SECRET, async (ctx) => {
+    const buyer = await buyerWithSession(ctx, 'outbox-buyer');
+    const [sku] = await ctx.db
+      .select({ id: productSkus.id })
+      .from(productSkus)
+      .innerJoin(products, eq(products.id, productSkus.productId))
+      .where(eq(products.listed, true))
+      .orderBy(asc(productSkus.id))
+      .limit(1);
+    if (!sku) throw new Error('the template has no listed SKU');
+    await ctx.db.update(productSkus).set({ stock: 10_000 }).where(eq(productSkus.id, sku.id));
+    return { skuId: sku.id, headers: buyer.headers };
   });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    delivered,
-    state,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
 }
 
-/** A database the spawned servers share, with a buyer who has a live session and a SKU with plenty of stock. */
-async function prepareShop(dataDir: string) {
-  const database = postgresAdminUrl
-    ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') })
-    : {
-        handle: await openDatabase({
-          embeddedDir: path.join(dataDir, 'db'),
-          embeddedFrom: new Blob([fs.readFileSync(templateDumpPath(inject('dataDir')))]),
-        }),
-        url: undefined,
-      };
-  const ctx = { db: database.handle.db, env: { SESSION_SECRET } } as unknown as AppContext;
-  const [user] = await ctx.db
-    .insert(users)
-    .values({ email: 'outbox@example.com', username: 'outbox-buyer' })
-    .returning();
-  const session = await createSession(ctx, user!.id);
-  const [sku] = await ctx.db
-    .select({ id: productSkus.id })
-    .from(productSkus)
-    .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(eq(products.listed, true))
-    .orderBy(asc(productSkus.id))
-    .limit(1);
-  await ctx.db.update(productSkus).set({ stock: 10_000 }).where(eq(productSkus.id, sku!.id));
-  await database.handle.close();
-  return {
-    databaseUrl: database.url,
-    skuId: sku!.id,
-    headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' },
-  };
-}
-
-describe('the outbox survives a killed server', { timeout: 240_000 }, () => {
-  it(`delivers each of ${ORDERS} order placed emails exactly once across a SIGKILL in the middle of sending`, async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-outbox-restart-'));
+/** Runs `test` with a prepared shop and its environment, and cleans up whatever it started. */
+async function withShop(
+  mail: FakeSmtp,
+  test: (
+    shop: Awaited<ReturnType<typeof prepareShop>>,
+    env: Record<string, string | undefined>,
+    started: SpawnedServer[],
+  ) => Promise<void>,
+) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-outbox-restart-'));
+  const started: SpawnedServer[] = [];
+  try {
     const shop = await prepareShop(dataDir);
-    const mail = await startMailServer();
     const env = {
       DATA_DIR: dataDir,
       DATABASE_URL: shop.databaseUrl,
@@ -99,50 +49,97 @@ describe('the outbox survives a killed server', { timeout: 240_000 }, () => {
       SEED_DEMO_DATA: 'false',
       LOG_LEVEL: 'warn',
     };
-    let first: SpawnedServer | undefined;
-    let second: SpawnedServer | undefined;
-    try {
-      first = spawnServer(env, await freePort());
-      await waitForReady(first.url);
-      const call = (server: SpawnedServer, route: string, body: unknown) =>
-        fetch(`${server.url}${route}`, { method: 'POST', headers: shop.headers, body: JSON.stringify(body) });
-      expect((await call(first, '/v1/useraddress', chinaAddress)).status).toBe(200);
+    await test(shop, env, started);
+  } finally {
+    for (const server of started) await server.stop('SIGKILL');
+    await mail.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
 
-      const orderNumbers: string[] = [];
-      for (let placed = 0; placed < ORDERS; placed += 20) {
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, () => call(first!, '/v2/order', { items: [{ sku_id: shop.skuId, quantity: 1 }] })),
-        );
-        for (const answer of answers) {
-          expect(answer.status).toBe(200);
-          orderNumbers.push(((await answer.json()) as { data: { order_no: string } }).data.order_no);
-        }
-      }
+/** Places `count` orders of one unit, 20 at a time, and answers their order numbers. */
+async function placeOrders(
+  server: SpawnedServer,
+  shop: { skuId: number; headers: Record<string, string> },
+  count: number,
+) {
+  const call = (route: string, body: unknown) =>
+    fetch(`${server.url}${route}`, { method: 'POST', headers: shop.headers, body: JSON.stringify(body) });
+  expect((await call('/v1/useraddress', chinaAddress)).status).toBe(200);
+  const orderNumbers: string[] = [];
+  for (let placed = 0; placed < count; placed += 20) {
+    const answers = await Promise.all(
+      Array.from({ length: Math.min(20, count - placed) }, () =>
+        call('/v2/order', { items: [{ sku_id: shop.skuId, quantity: 1 }] }),
+      ),
+    );
+    for (const answer of answers) {
+      expect(answer.status).toBe(200);
+      orderNumbers.push(((await answer.json()) as { data: { order_no: string } }).data.order_no);
+    }
+  }
+  return orderNumbers;
+}
+
+/** The order numbers of the "order placed" mails delivered, and how many distinct Message-IDs they carry. */
+function placedMails(mail: FakeSmtp) {
+  return {
+    orderNumbers: mail.inbox
+      .map((message) => /We received your order (\d+)/.exec(decodedMail(message.raw))?.[1])
+      .sort(),
+    messageIds: new Set(mail.inbox.map((message) => /^Message-ID: (.+)$/im.exec(message.raw)?.[1])).size,
+  };
+}
+
+describe('the outbox across a stopped server', { timeout: 240_000 }, () => {
+  it('delivers each of 200 order placed emails exactly once across a SIGKILL in the middle of sending', async () => {
+    // The mail server answers 50 messages, then holds every later one unanswered until the kill.
+    const holding = { on: true, held: 0 };
+    const mail = await startFakeSmtp(() => {
+      if (!holding.on || mail.inbox.length < 50) return 'take';
+      holding.held++;
+      return 'hold';
+    });
+    await withShop(mail, async (shop, env, started) => {
+      const first = spawnServer(env, await freePort());
+      started.push(first);
+      await waitForReady(first.url);
+      const orderNumbers = await placeOrders(first, shop, 200);
       // Killed while some emails wait for the mail server's answer and most are not sent yet.
-      await expect.poll(() => mail.state.held, { timeout: 60_000 }).toBeGreaterThan(0);
+      await expect.poll(() => holding.held, { timeout: 60_000 }).toBeGreaterThan(0);
       first.child.kill('SIGKILL');
       await first.exited;
-      expect(mail.delivered.length).toBeLessThan(ORDERS);
-      mail.state.holding = false;
+      expect(mail.inbox.length).toBeLessThan(200);
+      holding.on = false;
 
       // The restarted server sends the rest, including those held at the kill once their lease runs out.
-      second = spawnServer(env, await freePort());
+      const second = spawnServer(env, await freePort());
+      started.push(second);
       await waitForReady(second.url);
-      await expect
-        .poll(() => mail.delivered.length, { timeout: 120_000, interval: 500 })
-        .toBeGreaterThanOrEqual(ORDERS);
+      await expect.poll(() => mail.inbox.length, { timeout: 120_000, interval: 500 }).toBeGreaterThanOrEqual(200);
       // Nothing more arrives later either.
       await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(mail.inbox).toHaveLength(200);
+      expect(placedMails(mail)).toEqual({ orderNumbers: [...orderNumbers].sort(), messageIds: 200 });
+    });
+  });
 
-      expect(mail.delivered).toHaveLength(ORDERS);
-      expect(new Set(mail.delivered.map((message) => message.messageId)).size).toBe(ORDERS);
-      const mailedOrders = mail.delivered.map((message) => /We received your order (\d+)/.exec(message.text)?.[1]);
-      expect(mailedOrders.sort()).toEqual([...orderNumbers].sort());
-    } finally {
-      await first?.stop('SIGKILL');
-      await second?.stop();
-      await mail.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+  it('sends every email still owed on SIGTERM before the server exits', async () => {
+    // A slow mail server: a third of a second per message, so most are still owed at the SIGTERM.
+    const mail = await startFakeSmtp(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return 'take' as const;
+    });
+    await withShop(mail, async (shop, env, started) => {
+      const server = spawnServer(env, await freePort());
+      started.push(server);
+      await waitForReady(server.url);
+      const orderNumbers = await placeOrders(server, shop, 40);
+      server.child.kill('SIGTERM');
+      const deliveredAtTheSignal = mail.inbox.length;
+      expect(await server.exited).toBe(0);
+      expect(deliveredAtTheSignal).toBeLessThan(40);
+      expect(placedMails(mail)).toEqual({ orderNumbers: [...orderNumbers].sort(), messageIds: 40 });
+    });
   });
 });

@@ -1,38 +1,15 @@
 import { eq, sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { outbox } from '../../server/db/schema';
-import { pruneDoneEffects } from '../../server/domains/outbox/outbox.service';
+import { pruneDoneEffects, renewEffectLeases } from '../../server/domains/outbox/outbox.service';
 import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
-import { forTheScope } from '../support/scope';
+import { useFakeSmtp } from '../support/mail';
 import { useTestApp } from '../support/test-server';
 
-/** A mail server that answers "try again later" (451) until told to take mail. */
-const mailServer = forTheScope('a mail server that refuses for a while', async () => {
-  const state = { refusing: true, received: [] as string[] };
-  const smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, answer) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => {
-        if (state.refusing) return answer(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-        state.received.push(raw);
-        answer();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  const { port } = smtp.server.address() as AddressInfo;
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    state,
-    close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
-  };
-});
-const server = useTestApp(() => ({ SMTP_URL: mailServer().url }));
+/** The mail server answers "try again later" (451) until a test lets it take mail. */
+const mailServer = { refusing: true };
+const smtp = useFakeSmtp(() => (mailServer.refusing ? { refuse: 'mailbox busy, try later', code: 451 } : 'take'));
+const server = useTestApp(() => ({ SMTP_URL: smtp.url }));
 
 const rowOf = async (dedupeKey: string) => {
   const [row] = await server.ctx.db.select().from(outbox).where(eq(outbox.dedupeKey, dedupeKey));
@@ -57,7 +34,7 @@ describe('the outbox', () => {
     });
     expect(refused.nextAttemptAt.getTime() - Date.now()).toBeGreaterThan(3_000);
 
-    mailServer().state.refusing = false;
+    mailServer.refusing = false;
     // The first retry is due five seconds later; bring it forward rather than wait.
     await server.ctx.db
       .update(outbox)
@@ -65,7 +42,7 @@ describe('the outbox', () => {
       .where(eq(outbox.dedupeKey, key));
     await expect.poll(async () => (await rowOf(key))?.doneAt).toBeInstanceOf(Date);
     expect(await rowOf(key)).toMatchObject({ attempts: 2, lastError: null });
-    expect(mailServer().state.received.filter((raw) => raw.includes(`<order-${order.id}-placed@`))).toHaveLength(1);
+    expect(smtp.inbox.filter((mail) => mail.raw.includes(`<order-${order.id}-placed@`))).toHaveLength(1);
   });
 
   it('gives up at once on an effect it cannot read, keeping the reason, and never runs it', async () => {
@@ -90,5 +67,24 @@ describe('the outbox', () => {
     expect(await rowOf('test:done-long-ago')).toBeUndefined();
     expect(await rowOf('test:done-yesterday')).toBeDefined();
     expect(await rowOf('test:failed-long-ago')).toBeDefined();
+  });
+
+  it('renews the lease of an effect still running, and of nothing that is done', async () => {
+    // Not due for an hour, so the worker leaves both rows alone.
+    const later = new Date(Date.now() + 60 * 60 * 1000);
+    await server.ctx.db.insert(outbox).values([
+      {
+        topic: 'order-mail',
+        payload: {},
+        dedupeKey: 'test:running',
+        nextAttemptAt: later,
+        lockedUntil: new Date(Date.now() + 1_000),
+      },
+      { topic: 'order-mail', payload: {}, dedupeKey: 'test:finished', nextAttemptAt: later, doneAt: new Date() },
+    ]);
+    const ids = [(await rowOf('test:running'))!.id, (await rowOf('test:finished'))!.id];
+    await renewEffectLeases(server.ctx, ids);
+    expect((await rowOf('test:running'))!.lockedUntil!.getTime() - Date.now()).toBeGreaterThan(15_000);
+    expect((await rowOf('test:finished'))!.lockedUntil).toBeNull();
   });
 });

@@ -1,44 +1,19 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
-import { openDatabase } from '../../server/db/client';
-import { users } from '../../server/db/schema';
-import { createSession } from '../../server/domains/customers/sessions.service';
-import type { AppContext } from '../../server/context';
-import { openTestDatabase, postgresAdminUrl, templateDumpPath } from '../support/database';
+import { describe, expect, it } from 'vitest';
+import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
 import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder, SANDBOX_SECRET } from './payments-fixtures';
 
 const SESSION_SECRET = 'restart-test-session-secret-'.padEnd(48, 'x');
 
-/**
- * A database the spawned servers share, holding a buyer with a live session and an unpaid
- * order: a clone of the template on PostgreSQL, an on-disk PGlite copy otherwise.
- */
-async function prepareShop(dataDir: string) {
-  const database = postgresAdminUrl
-    ? await openTestDatabase({ dataDir: inject('dataDir'), runId: inject('runId') })
-    : {
-        handle: await openDatabase({
-          embeddedDir: path.join(dataDir, 'db'),
-          embeddedFrom: new Blob([fs.readFileSync(templateDumpPath(inject('dataDir')))]),
-        }),
-        url: undefined,
-      };
-  const ctx = { db: database.handle.db, env: { SESSION_SECRET } } as unknown as AppContext;
-  const [user] = await ctx.db
-    .insert(users)
-    .values({ email: 'restart@example.com', username: 'restart-buyer' })
-    .returning();
-  const session = await createSession(ctx, user!.id);
-  const orderId = await makeOrder(ctx, user!.id, 8_800, 'CNY');
-  await database.handle.close();
-  return {
-    databaseUrl: database.url,
-    orderId,
-    headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' },
-  };
+/** A buyer with a live session and an unpaid order, in a database the spawned servers share. */
+function prepareShop(dataDir: string) {
+  return preparePersistentShop(dataDir, SESSION_SECRET, async (ctx) => {
+    const buyer = await buyerWithSession(ctx, 'restart-buyer');
+    return { orderId: await makeOrder(ctx, buyer.userId, 8_800, 'CNY'), headers: buyer.headers };
+  });
 }
 
 describe('payments survive a killed server', { timeout: 180_000 }, () => {

@@ -19,8 +19,17 @@ export interface FakeSmtp {
   close(): Promise<void>;
 }
 
-/** A local SMTP server that keeps what it receives, for the shop's SMTP_URL. */
-export async function startFakeSmtp(): Promise<FakeSmtp> {
+/**
+ * How the fake server answers a message: take it (250, into the inbox), refuse it with an
+ * SMTP error, or hold it unanswered. As SMTP has it, only a taken message was delivered: a
+ * held one whose sender goes away never was, and the sender must send it again.
+ */
+export type FakeSmtpAnswer = 'take' | 'hold' | { refuse: string; code: number };
+
+/** A local SMTP server that keeps what it receives, for the shop's SMTP_URL; `answer` decides per message, and may take its time (default: take at once). */
+export async function startFakeSmtp(
+  answer: (raw: string) => FakeSmtpAnswer | Promise<FakeSmtpAnswer> = () => 'take',
+): Promise<FakeSmtp> {
   const inbox: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
@@ -29,8 +38,13 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
       let raw = '';
       stream.on('data', (chunk) => (raw += chunk));
       stream.on('end', () => {
-        inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','), raw });
-        callback();
+        void Promise.resolve(answer(raw)).then((decision) => {
+          if (decision === 'hold') return;
+          if (decision !== 'take')
+            return callback(Object.assign(new Error(decision.refuse), { responseCode: decision.code }));
+          inbox.push({ to: session.envelope.rcptTo.map((rcpt) => rcpt.address).join(','), raw });
+          callback();
+        });
       });
     },
   });
@@ -82,8 +96,8 @@ export function decodedMail(raw: string): string {
 }
 
 /** `startFakeSmtp` for every test of the file, started before the hooks registered after this call. */
-export function useFakeSmtp(): FakeSmtp {
-  const current = forTheScope('the fake SMTP server', startFakeSmtp);
+export function useFakeSmtp(answer?: Parameters<typeof startFakeSmtp>[0]): FakeSmtp {
+  const current = forTheScope('the fake SMTP server', () => startFakeSmtp(answer));
   return {
     get url() {
       return current().url;
