@@ -5,13 +5,13 @@ import { index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle
  * Side effects that must happen after a change commits (the order emails), written in the
  * change's own transaction so that neither exists without the other. A worker on every
  * server copy claims due rows (FOR UPDATE SKIP LOCKED plus a lease), runs them and marks
- * them done, retrying failures with backoff (docs/decisions/0093-durable-outbox.md).
+ * them done, retrying failures with backoff (docs/decisions/0093-durable-outbox-and-stock-versions.md).
  */
 export const outbox = pgTable(
   'outbox',
   {
     id: serial('id').primaryKey(),
-    /** What to do: one of the topics in server/domains/outbox/outbox.schemas.ts. */
+    /** What to do: a topic of server/jobs/outbox-worker.ts, whose handler reads `payload` with its own schema. */
     topic: text('topic').notNull(),
     payload: jsonb('payload').notNull(),
     /** One row per effect: a change that enqueues the same effect twice keeps the first. */
