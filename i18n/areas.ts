@@ -11,6 +11,7 @@ import { paymentMessages } from './messages/payments';
 import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { browseMessages } from './messages/browse';
+import { adminMessages } from './messages/admin';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -27,6 +28,7 @@ export const MESSAGE_AREAS = {
   orders: orderMessages,
   payments: paymentMessages,
   checkoutUi: checkoutUiMessages,
+  admin: adminMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

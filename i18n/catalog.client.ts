@@ -13,9 +13,11 @@ const PACK_CHUNKS: Record<`${Locale}/${MessagePack}`, () => Promise<{ default: R
   'en/storefront': () => import('virtual:message-pack/en/storefront'),
   'en/browse': () => import('virtual:message-pack/en/browse'),
   'en/account': () => import('virtual:message-pack/en/account'),
+  'en/admin': () => import('virtual:message-pack/en/admin'),
   'zh-cn/storefront': () => import('virtual:message-pack/zh-cn/storefront'),
   'zh-cn/browse': () => import('virtual:message-pack/zh-cn/browse'),
   'zh-cn/account': () => import('virtual:message-pack/zh-cn/account'),
+  'zh-cn/admin': () => import('virtual:message-pack/zh-cn/admin'),
 };
 
 export function lookupMessage(locale: Locale, key: string): string | undefined {

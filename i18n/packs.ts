@@ -16,6 +16,8 @@ export const MESSAGE_PACKS = {
   storefront: ['shell', 'catalog', 'listing', 'productPage'],
   browse: ['browse'],
   account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
+  /** The console (app/admin); never loaded by storefront pages. */
+  admin: ['errors', 'fields', 'admin'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

@@ -12,7 +12,9 @@ import { registerSecurityHeaders } from './http/security-headers';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler';
 import { registerLoadShedding } from './http/load-shedding';
 import { registerRequestContext, requestIdOf } from './http/request-context';
+import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
+import { adminSessionRoutes } from './http/routes/admin-session.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -131,6 +133,14 @@ export async function buildApp({
       await api.register(visitorRoutes);
       await api.register(orderRoutes);
       await api.register(uploadRoutes);
+      // The console's API (docs/console.md): every route behind the staff gate, each naming its permission.
+      await api.register(
+        async (admin) => {
+          registerAdminGate(admin);
+          await admin.register(adminSessionRoutes);
+        },
+        { prefix: '/admin' },
+      );
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       api.all('/*', { schema: { hide: true } }, async (request) => {
         throw new NotFoundError('error.routeNotFound', { path: pathWithoutQuery(request.url) });

@@ -47,6 +47,38 @@ export interface SessionUser {
   sessionId: number;
 }
 
+/** Who is making a change, as the audit log records it (server/domains/audit/audit.service.ts). */
+export interface AuditActor {
+  type: 'staff' | 'cli' | 'system';
+  /** The staff member's id; null for the command line and jobs. */
+  id: number | null;
+  /** The member's email, `cli`, or the job's name. */
+  label: string;
+  ip?: string | null;
+  userAgent?: string | null;
+  requestId?: string | null;
+}
+
+/** A context that can make audited changes: every console, admin API and command-line write takes one. */
+export type ActingContext = AppContext & { actor: AuditActor };
+
+/** The signed-in staff member of a console request (server/domains/staff/staff-sessions.service.ts). */
+export interface StaffPrincipal {
+  id: number;
+  email: string;
+  name: string;
+  locale: Locale;
+  /** The union of the member's roles' permissions. */
+  permissions: ReadonlySet<string>;
+  roleIds: readonly number[];
+  /** Largest refund without a second approver (settlement minor units); null is no limit. */
+  refundLimitMinor: number | null;
+  /** A role requires two-step sign-in and the member has not set it up: only their own profile is open. */
+  mustEnrolSecondFactor: boolean;
+  secondFactorEnabled: boolean;
+  sessionId: number;
+}
+
 /** One request's view: who is asking, in which language, through which client. */
 export interface RequestContext extends AppContext {
   locale: Locale;
@@ -54,6 +86,8 @@ export interface RequestContext extends AppContext {
   client: number;
   requestId: string;
   user: SessionUser | null;
+  /** The staff member on `/v1/admin` requests (server/http/admin-api.ts); null elsewhere. */
+  staff: StaffPrincipal | null;
   /** Shared by every copy of this request's context, so a mark made in a loader reaches the cache. */
   readonly privacy: AnswerPrivacy;
 }

@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { Logger } from 'pino';
 import { migrateDatabase, openDatabase, type DatabaseHandle } from './db/client';
 import { backfillUsernameKeys } from './domains/customers/accounts.service';
+import { ensureBuiltInRoles } from './domains/staff/staff.service';
 import { appSecrets } from './db/schema';
 import type { AppContext } from './context';
 import type { ConfiguredEnv, Env } from './shared/env';
@@ -83,6 +84,7 @@ export async function createAppContext(
     throw error;
   });
   const ctx: AppContext = { env, db: database.db, database, kv, log };
+  await ensureBuiltInRoles(ctx);
   const backfilled = await backfillUsernameKeys(ctx);
   if (backfilled > 0) log.info({ accounts: backfilled }, 'username keys filled in for older accounts');
   return ctx;

@@ -65,6 +65,11 @@ const FAILURES = {
     codes: [ERROR_ANSWERS.loginRequired.code, ERROR_ANSWERS.sessionExpired.code],
     text: 'Code 301: no session; code 302: the session expired or was revoked',
   },
+  forbidden: {
+    status: 403,
+    codes: [403],
+    text: 'The signed-in staff member lacks the permission this call needs (or must set up two-step sign-in first)',
+  },
   csrf: { status: 403, codes: [403], text: 'A cookie session did not echo the csrf_token cookie in x-csrf-token' },
   notFound: { status: 404, codes: [404], text: 'No such resource (or not yours)' },
   conflict: { status: 409, codes: [409], text: 'The resource is not in a state that allows this' },

@@ -98,6 +98,7 @@ export function registerRequestContext(app: FastifyInstance, appContext: AppCont
       client: requestClient(request),
       requestId: request.id,
       user: null,
+      staff: null,
       privacy: { personal: false },
     };
   });

@@ -19,6 +19,10 @@ export const users = pgTable('users', {
   sex: smallint('sex').$type<0 | 1 | 2>().notNull().default(0),
   /** When the owner first proved the address (emailed code or Google); null for password sign-ups until then. */
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /** Set by staff in the console: a disabled buyer cannot sign in and every session is revoked. */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
+  /** Personal data was erased on request; the row stays, anonymised, for the orders that point at it. */
+  erasedAt: timestamp('erased_at', { withTimezone: true }),
   ...timestamps,
 });
 

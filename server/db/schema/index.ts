@@ -8,3 +8,5 @@ export * from './shipping';
 export * from './coupons';
 export * from './payments';
 export * from './outbox';
+export * from './staff';
+export * from './audit';

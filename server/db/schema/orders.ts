@@ -84,6 +84,11 @@ export const orders = pgTable(
     index('orders_status_deadline_idx').on(table.status, table.paymentDeadline),
     index('orders_status_shipped_idx').on(table.status, table.shippedAt),
     uniqueIndex('orders_user_idempotency_idx').on(table.userId, table.idempotencyKey),
+    // The console's order list: newest first, filtered by status, payment status or destination.
+    index('orders_created_idx').on(table.createdAt),
+    index('orders_status_created_idx').on(table.status, table.createdAt),
+    index('orders_pay_status_created_idx').on(table.payStatus, table.createdAt),
+    index('orders_country_created_idx').on(sql`(${table.address}->>'country_code')`, table.createdAt),
     check(
       'orders_amounts_non_negative',
       sql`${table.totalMinor} >= 0 and ${table.discountMinor} >= 0 and ${table.shippingFeeMinor} >= 0`,
@@ -152,4 +157,20 @@ export const orderTrackingEvents = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('order_tracking_events_order_idx').on(table.orderId, table.occurredAt)],
+);
+
+/** Staff notes on an order: internal, never shown to the buyer. */
+export const orderNotes = pgTable(
+  'order_notes',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    /** staff_members.id; null once that member is gone (the audit log keeps who wrote it). */
+    staffId: integer('staff_id'),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('order_notes_order_idx').on(table.orderId, table.createdAt)],
 );

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { Locale } from '../../../i18n/locales';
 import type { Currency } from '../../shared/money';
 import { timestamps } from './columns';
@@ -99,4 +100,48 @@ export const sandboxGatewayWebhooks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [index('sandbox_gateway_webhooks_due_idx').on(table.nextAttemptAt)],
+);
+
+/** Where a refund stands (server/domains/payments/refund-lifecycle.ts lists the moves). */
+export const REFUND_STATES = ['awaiting_approval', 'pending', 'succeeded', 'failed', 'rejected'] as const;
+export type RefundState = (typeof REFUND_STATES)[number];
+
+/**
+ * Refunds of all or part of a captured payment, asked for by staff. One above the asker's
+ * refund limit waits in `awaiting_approval` for a second member with a higher limit. The sum
+ * of a payment's refunds that are not failed or rejected never exceeds what it captured.
+ * `idempotency_key` makes a repeated request (double click, retry) the same refund, and is
+ * the key sent to the provider.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: serial('id').primaryKey(),
+    orderId: integer('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'restrict' }),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id, { onDelete: 'restrict' }),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').$type<Currency>().notNull(),
+    reason: text('reason').notNull(),
+    status: text('status').$type<RefundState>().notNull(),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** staff_members.id of who asked, and of who approved or rejected it. */
+    requestedBy: integer('requested_by'),
+    decidedBy: integer('decided_by'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    providerRefundRef: text('provider_refund_ref'),
+    lastError: text('last_error'),
+    attempts: integer('attempts').notNull().default(0),
+    succeededAt: timestamp('succeeded_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (table) => [
+    index('refunds_order_idx').on(table.orderId),
+    index('refunds_payment_idx').on(table.paymentId),
+    index('refunds_status_idx').on(table.status, table.createdAt),
+    check('refunds_amount_positive', sql`${table.amountMinor} > 0`),
+  ],
 );

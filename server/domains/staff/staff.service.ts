@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { staffMembers, staffRoles } from '../../db/schema';
+import type { AppContext, StaffPrincipal } from '../../context';
+import { BUILT_IN_ROLE_KEYS, BUILT_IN_ROLES, PERMISSIONS } from './permissions';
+import type { StaffSelf } from './staff.schemas';
+
+/** The console's view of the signed-in member. */
+export function staffSelfOf(staff: StaffPrincipal): StaffSelf {
+  return {
+    id: staff.id,
+    email: staff.email,
+    name: staff.name,
+    locale: staff.locale,
+    permissions: PERMISSIONS.filter((permission) => staff.permissions.has(permission)),
+    roleIds: [...staff.roleIds],
+    refundLimitMinor: staff.refundLimitMinor,
+    secondFactor: {
+      enabled: staff.secondFactorEnabled,
+      required: staff.mustEnrolSecondFactor || staff.secondFactorEnabled,
+    },
+  };
+}
+
+/** True until the first staff account exists (first start: the setup link creates the Owner). */
+export async function staffSetupRequired(ctx: AppContext): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ any: sql<number>`1` })
+    .from(staffMembers)
+    .limit(1);
+  return row === undefined;
+}
+
+/**
+ * Keeps the built-in roles in step with the code: created when missing, their permissions
+ * and names re-applied (so a new permission reaches existing shops). Refund limits stay as
+ * an Owner set them. Runs at start on every server copy; the upsert makes that harmless.
+ */
+export async function ensureBuiltInRoles(ctx: AppContext): Promise<void> {
+  for (const key of BUILT_IN_ROLE_KEYS) {
+    const role = BUILT_IN_ROLES[key];
+    await ctx.db
+      .insert(staffRoles)
+      .values({ key, name: role.name, permissions: [...role.permissions], refundLimitMinor: role.refundLimitMinor })
+      .onConflictDoUpdate({
+        target: staffRoles.key,
+        set: { name: role.name, permissions: [...role.permissions], updatedAt: new Date() },
+      });
+  }
+}
