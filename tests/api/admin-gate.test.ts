@@ -1,5 +1,6 @@
 import Fastify from 'fastify';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { auditEvents } from '../../server/db/schema';
 import { describe, expect, it } from 'vitest';
 import { adminRoutesOf, registerAdminGate } from '../../server/http/admin-api';
 import { PERMISSIONS } from '../../server/domains/staff/permissions';
@@ -20,7 +21,7 @@ describe('the admin gate', () => {
   it('tells a visitor nobody is signed in and that the first-start setup is open', async () => {
     const answer = await server.request('/v1/admin/session');
     expect(answer.status).toBe(200);
-    expect(answer.body.data).toEqual({ staff: null, setupRequired: true });
+    expect(answer.body.data).toEqual({ staff: null, setup_required: true });
     expect(answer.headers.get('cache-control')).toBe('private, no-store');
   });
 
@@ -30,10 +31,10 @@ describe('the admin gate', () => {
     expect(answer.body.data.staff).toMatchObject({
       email: fulfilment.email,
       permissions: ['orders:read', 'orders:fulfil', 'orders:note'],
-      refundLimitMinor: 0,
-      secondFactor: { enabled: false, required: false },
+      refund_limit_minor: 0,
+      second_factor: { enabled: false, required: false },
     });
-    expect(answer.body.data.setupRequired).toBe(false);
+    expect(answer.body.data.setup_required).toBe(false);
   });
 
   it("never reads a buyer's session: a buyer's cookie or token is nobody to the admin API", async () => {
@@ -139,7 +140,10 @@ describe('the audit log', () => {
     await expect(server.ctx.db.execute(sql`update audit_events set action = 'test.rewritten'`)).rejects.toThrow();
     await expect(server.ctx.db.execute(sql`delete from audit_events`)).rejects.toThrow();
     await expect(server.ctx.db.execute(sql`truncate audit_events`)).rejects.toThrow();
-    const rows = await server.ctx.db.execute(sql`select action from audit_events where entity_type = 'test'`);
-    expect(rows.rows).toEqual([{ action: 'test.appended' }]);
+    const rows = await server.ctx.db
+      .select({ action: auditEvents.action })
+      .from(auditEvents)
+      .where(eq(auditEvents.entityType, 'test'));
+    expect(rows).toEqual([{ action: 'test.appended' }]);
   });
 });

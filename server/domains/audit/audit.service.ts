@@ -1,6 +1,7 @@
 import type { AuditChanges } from '../../db/schema/audit';
 import { auditEvents } from '../../db/schema';
-import type { ActingContext, AuditActor, Transaction } from '../../context';
+import { and, asc, eq } from 'drizzle-orm';
+import type { ActingContext, AppContext, AuditActor, Transaction } from '../../context';
 
 /** Field names whose values never reach the audit log, whatever entity they belong to. */
 const SECRET_FIELD = /password|secret|token|recovery|hash|code_?hash|otp/i;
@@ -79,4 +80,14 @@ export const CLI_ACTOR: AuditActor = { type: 'cli', id: null, label: 'cli' };
 /** A background job's actor, named after the job. */
 export function systemActor(job: string): AuditActor {
   return { type: 'system', id: null, label: job };
+}
+
+/** An entity's audit events, oldest first: the raw material of order and customer timelines. */
+export async function auditTrailOf(ctx: AppContext, entityType: string, entityId: string | number, limit = 500) {
+  return ctx.db
+    .select()
+    .from(auditEvents)
+    .where(and(eq(auditEvents.entityType, entityType), eq(auditEvents.entityId, String(entityId))))
+    .orderBy(asc(auditEvents.at), asc(auditEvents.id))
+    .limit(limit);
 }

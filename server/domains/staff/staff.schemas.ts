@@ -9,15 +9,15 @@ export const staffSelf = z.object({
   name: z.string(),
   locale: z.enum(LOCALES),
   permissions: z.array(z.enum(PERMISSIONS)),
-  roleIds: z.array(z.number().int()),
+  role_ids: z.array(z.number().int()),
   /** Settlement-currency minor units; null is no limit. */
-  refundLimitMinor: z.number().int().nullable(),
-  secondFactor: z.object({ enabled: z.boolean(), required: z.boolean() }),
+  refund_limit_minor: z.number().int().nullable(),
+  second_factor: z.object({ enabled: z.boolean(), required: z.boolean() }),
 });
 export type StaffSelf = z.infer<typeof staffSelf>;
 
 export const staffSessionState = z.object({
   staff: staffSelf.nullable(),
   /** No staff account exists yet: the console offers the first-start setup (link from the server log). */
-  setupRequired: z.boolean(),
+  setup_required: z.boolean(),
 });

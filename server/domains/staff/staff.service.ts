@@ -12,9 +12,9 @@ export function staffSelfOf(staff: StaffPrincipal): StaffSelf {
     name: staff.name,
     locale: staff.locale,
     permissions: PERMISSIONS.filter((permission) => staff.permissions.has(permission)),
-    roleIds: [...staff.roleIds],
-    refundLimitMinor: staff.refundLimitMinor,
-    secondFactor: {
+    role_ids: [...staff.roleIds],
+    refund_limit_minor: staff.refundLimitMinor,
+    second_factor: {
       enabled: staff.secondFactorEnabled,
       required: staff.mustEnrolSecondFactor || staff.secondFactorEnabled,
     },

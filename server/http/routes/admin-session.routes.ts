@@ -22,7 +22,7 @@ export const adminSessionRoutes: FastifyPluginAsyncZod = async (app) => {
       const staff = request.ctx.staff;
       return ok({
         staff: staff ? staffSelfOf(staff) : null,
-        setupRequired: staff ? false : await staffSetupRequired(request.ctx),
+        setup_required: staff ? false : await staffSetupRequired(request.ctx),
       });
     },
   );
