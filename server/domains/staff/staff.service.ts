@@ -16,7 +16,7 @@ export function staffSelfOf(staff: StaffPrincipal): StaffSelf {
     refund_limit_minor: staff.refundLimitMinor,
     second_factor: {
       enabled: staff.secondFactorEnabled,
-      required: staff.mustEnrolSecondFactor || staff.secondFactorEnabled,
+      required: staff.secondFactorRequired,
     },
   };
 }
