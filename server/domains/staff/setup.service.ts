@@ -61,8 +61,14 @@ export async function issueSetupLink(
  */
 export async function announceSetupLink(ctx: AppContext): Promise<void> {
   if (!(await staffSetupRequired(ctx))) return;
-  const { url } = await issueSetupLink({ ...ctx, actor: systemActor('first-start') }, { email: null });
-  ctx.log.info(`console setup link: ${url}`);
+  try {
+    const { url } = await issueSetupLink({ ...ctx, actor: systemActor('first-start') }, { email: null });
+    ctx.log.info(`console setup link: ${url}`);
+  } catch (error) {
+    // Another copy's Owner was created a moment ago: nothing to announce.
+    if (error instanceof StaffConflictError) return;
+    throw error;
+  }
 }
 
 /** `GET /admin/setup/:token`: whether the link still creates the Owner. */
