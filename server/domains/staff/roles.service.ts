@@ -5,7 +5,7 @@ import { onlyRow } from '../../db/rows';
 import { recordAudit } from '../audit/audit.service';
 import { NotFoundError } from '../../shared/errors';
 import { BUILT_IN_ROLES, PERMISSIONS, type BuiltInRoleKey } from './permissions';
-import { isOwner, OWNER_ROLE_KEY, permissionsOf, type StaffRoleRow } from './staff-directory';
+import { isOwner, OWNER_ROLE_KEY, type StaffRoleRow } from './staff-directory';
 import { GrantBeyondOwnError, OwnerOnlyError, RoleInUseError, StaffConflictError } from './staff-errors';
 import type { RoleBody, RoleView } from './staff.schemas';
 
@@ -92,7 +92,8 @@ export async function updateRole(
     const [role] = await tx.select().from(staffRoles).where(eq(staffRoles.id, roleId)).for('update');
     if (!role) throw roleNotFound();
     const permissions = PERMISSIONS.filter((permission) => input.permissions.includes(permission));
-    const current = permissionsOf(role);
+    // Both in the catalogue's order, so the audit diff shows only real changes.
+    const current = PERMISSIONS.filter((permission) => role.permissions.includes(permission));
     const samePermissions =
       permissions.length === current.length && permissions.every((permission) => current.includes(permission));
     const sameName = role.name.en === input.name.en && role.name['zh-cn'] === input.name['zh-cn'];

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { staffMemberRoles, staffMembers, staffRoles } from '../../db/schema';
 import type { AppContext, StaffPrincipal } from '../../context';
-import { BUILT_IN_ROLES, isPermission, type BuiltInRoleKey, type Permission } from './permissions';
+import { BUILT_IN_ROLES, type BuiltInRoleKey } from './permissions';
 import { GrantBeyondOwnError, OwnerOnlyError, StaffBadRequestError } from './staff-errors';
 
 /**
@@ -61,10 +61,6 @@ export function requiresSecondFactor(roles: ReadonlyArray<Pick<StaffRoleRow, 'ke
 
 export function roleRefOf(role: StaffRoleRow) {
   return { id: role.id, key: role.key, name: role.name };
-}
-
-export function permissionsOf(role: Pick<StaffRoleRow, 'permissions'>): Permission[] {
-  return role.permissions.filter(isPermission);
 }
 
 /** Whether the acting member holds the Owner role. */
