@@ -63,7 +63,6 @@ export const staffLoginAnswer = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed_in'), staff: staffSelf }),
   z.object({ status: z.literal('second_factor'), challenge: z.string(), expires_in: z.number().int() }),
 ]);
-export type StaffLoginAnswer = z.infer<typeof staffLoginAnswer>;
 
 export const staffSecondFactorBody = z.object({ challenge: linkTokenField, code: secondFactorCodeField });
 
@@ -148,7 +147,6 @@ export const staffMemberDetail = staffMemberView.extend({ sessions: z.array(staf
 
 export const updateStaffBody = z.object({ name: staffNameField, role_ids: roleIdsField.min(1) });
 
-export const staffIdParams = z.object({ id: rowIdFromText });
 export const staffSessionParams = z.object({ id: rowIdFromText, sessionId: rowIdFromText });
 export const idParams = z.object({ id: rowIdFromText });
 export const tokenParams = z.object({ token: linkTokenField });
