@@ -104,11 +104,18 @@ interface LoggedRequest {
   socket?: { remotePort?: number };
 }
 
+/**
+ * The console's setup and invitation links are checked with their token in the path
+ * (`GET /v1/admin/setup/:token`); the token is a credential, so request lines never show it.
+ */
+const LINK_TOKEN_IN_PATH = /(\/admin\/(?:setup|invitations)\/)(?!accept(?:[/?#]|$))[^/?#]+/;
+
 /** What a request line says: no headers, no body; an address typed into a query string is masked. */
 function serializeRequest(request: LoggedRequest) {
   return {
     method: request.method,
-    url: typeof request.url === 'string' ? maskEmails(request.url) : undefined,
+    url:
+      typeof request.url === 'string' ? maskEmails(request.url).replace(LINK_TOKEN_IN_PATH, '$1[redacted]') : undefined,
     remoteAddress: request.ip,
     remotePort: request.socket?.remotePort,
   };

@@ -126,3 +126,22 @@ describe('the first-start setup link', () => {
     expect(JSON.stringify(joined)).not.toContain(owner.password);
   });
 });
+
+describe('link tokens in request logs', () => {
+  const lines: string[] = [];
+  const logged = useTestApp({ LOG_LEVEL: 'info' }, { logTo: { write: (line: string) => void lines.push(line) } });
+
+  it('never appear in a request line', async () => {
+    const token = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
+    await anonymousRequest(logged, `/v1/admin/setup/${token}`);
+    await anonymousRequest(logged, `/v1/admin/invitations/${token}`);
+    await anonymousRequest(logged, '/v1/admin/invitations/accept', { method: 'POST', body: {} });
+    const urls = lines.map((line) => JSON.parse(line).req?.url).filter(Boolean);
+    expect(urls).toEqual([
+      '/v1/admin/setup/[redacted]',
+      '/v1/admin/invitations/[redacted]',
+      '/v1/admin/invitations/accept',
+    ]);
+    expect(lines.join('\n')).not.toContain(token);
+  });
+});
