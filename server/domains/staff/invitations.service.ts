@@ -5,14 +5,13 @@ import type { ActingContext, AppContext, StaffPrincipal } from '../../context';
 import { onlyRow } from '../../db/rows';
 import { recordAudit } from '../audit/audit.service';
 import { hashPassword } from '../customers/passwords';
-import { uniqueViolation } from '../../shared/errors';
+import { NotFoundError, uniqueViolation } from '../../shared/errors';
 import { countAttempt } from '../../shared/rate-limits';
 import { enqueueInvitationMail } from './invitation-mail';
 import { insertLinkToken, liveLink, markLinkUsed, type StaffTokenRow } from './link-tokens';
 import { memberActor, openSignedInSession, type RequestOrigin } from './sign-in.service';
 import { assertMayGrant, memberByEmail, roleRefOf, rolesByIds } from './staff-directory';
 import { LinkInvalidError, StaffConflictError } from './staff-errors';
-import { NotFoundError } from '../../shared/errors';
 
 /**
  * Staff invitations (docs/console.md): a member with `staff:manage` invites an email with
