@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditEvents, outbox, staffRoles } from '../../server/db/schema';
+import { auditEvents, outbox, staffRoles, staffTokens } from '../../server/db/schema';
 import { decodedMail, useFakeSmtp } from '../support/mail';
 import { createSignedInStaff, uniqueStaffEmail } from '../support/staff';
 import { anonymousRequest, clientOf, enrolTotp } from '../support/staff-sign-in';
@@ -123,6 +123,27 @@ describe('invitations', () => {
       .from(auditEvents)
       .where(eq(auditEvents.action, 'staff.invitation_revoked'));
     expect(row?.changes).toEqual({ status: { before: 'pending', after: 'revoked' } });
+  });
+
+  it('stops working after 72 hours', async () => {
+    const inviter = await manager();
+    const email = uniqueStaffEmail('late');
+    await inviter.request('/v1/admin/staff/invitations', {
+      method: 'POST',
+      body: { email, role_ids: [await roleId('fulfilment')], locale: 'en' },
+    });
+    const { token } = await invitationToken(email);
+    await server.ctx.db
+      .update(staffTokens)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(staffTokens.email, email));
+    expect((await anonymousRequest(server, `/v1/admin/invitations/${token}`)).status).toBe(404);
+    const accepted = await anonymousRequest(server, '/v1/admin/invitations/accept', {
+      method: 'POST',
+      body: { token, name: 'Too Late', password: 'Too-late-password-26' },
+    });
+    expect(accepted.status).toBe(404);
+    expect(accepted.body.msg).toBe('This link has expired or was already used. Ask for a new one');
   });
 
   it('refuses an email that already has an account, and roles beyond what the inviter holds', async () => {

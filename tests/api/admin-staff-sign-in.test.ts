@@ -145,7 +145,7 @@ describe('two-step sign-in', () => {
 
   it('signs in with password then code; a replayed code is refused; a recovery code works once', async () => {
     const member = await createSignedInStaff(server, { role: 'owner' });
-    const { secret, recoveryCodes } = await enrolTotp(member);
+    const { secret, recoveryCodes, spentCode } = await enrolTotp(member);
 
     const first = await login(member.email, STAFF_TEST_PASSWORD);
     expect(first.body.data).toEqual({ status: 'second_factor', challenge: expect.any(String), expires_in: 300 });
@@ -154,8 +154,8 @@ describe('two-step sign-in', () => {
     const step2 = (code: string, which = challenge) =>
       anonymousRequest(server, '/v1/admin/login/second-factor', { method: 'POST', body: { challenge: which, code } });
 
-    // The code of this 30-second step was spent on enrolment: it cannot open a session.
-    const replayed = await step2(totpCode(secret));
+    // The code that confirmed enrolment was spent: it cannot open a session.
+    const replayed = await step2(spentCode);
     expect(replayed.status).toBe(400);
     expect(replayed.body.msg).toBe('That code is not right, or it was already used. Try the next code');
     // The next step's code is within the accepted drift, and unused.
@@ -176,6 +176,21 @@ describe('two-step sign-in', () => {
 
     const methods = (await auditRows(member.id, 'staff.signed_in')).map((row) => row.changes.method?.after);
     expect(methods).toEqual(['totp', 'recovery_code']);
+  });
+
+  it('of two sign-ins racing with the same code, one gets in', async () => {
+    const member = await createSignedInStaff(server, { role: 'support' });
+    const { secret } = await enrolTotp(member);
+    const challenges = await Promise.all(
+      [1, 2].map(async () => (await login(member.email, STAFF_TEST_PASSWORD)).body.data.challenge),
+    );
+    const code = totpCode(secret, 1);
+    const answers = await Promise.all(
+      challenges.map((challenge) =>
+        anonymousRequest(server, '/v1/admin/login/second-factor', { method: 'POST', body: { challenge, code } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
   });
 
   it('a challenge dies after five wrong codes', async () => {

@@ -45,10 +45,8 @@ export async function enrolTotp(
   const started = await member.request('/v1/admin/me/totp', { method: 'POST' });
   if (started.status !== 200) throw new Error(`starting enrolment: ${started.status} ${started.text}`);
   const secret: string = started.body.data.secret;
-  const confirmed = await member.request('/v1/admin/me/totp/confirm', {
-    method: 'POST',
-    body: { code: totpCode(secret) },
-  });
+  const spentCode = totpCode(secret);
+  const confirmed = await member.request('/v1/admin/me/totp/confirm', { method: 'POST', body: { code: spentCode } });
   if (confirmed.status !== 200) throw new Error(`confirming enrolment: ${confirmed.status} ${confirmed.text}`);
-  return { secret, recoveryCodes: confirmed.body.data.recovery_codes };
+  return { secret, recoveryCodes: confirmed.body.data.recovery_codes, spentCode };
 }
