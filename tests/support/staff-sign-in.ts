@@ -38,10 +38,13 @@ export function clientOf(shop: TestApp, answer: TestResponse) {
     anonymousRequest<T>(shop, path, { ...options, cookies: { staff_session: token, ...options.cookies } });
 }
 
-/** Sets up two-step sign-in for a member through the API; answers the secret and the recovery codes. */
+/**
+ * Sets up two-step sign-in for a member through the API; answers the secret, the recovery
+ * codes, and the code that confirmed it (spent: it cannot be used again).
+ */
 export async function enrolTotp(
   member: Pick<TestStaff, 'request'>,
-): Promise<{ secret: string; recoveryCodes: string[] }> {
+): Promise<{ secret: string; recoveryCodes: string[]; spentCode: string }> {
   const started = await member.request('/v1/admin/me/totp', { method: 'POST' });
   if (started.status !== 200) throw new Error(`starting enrolment: ${started.status} ${started.text}`);
   const secret: string = started.body.data.secret;
