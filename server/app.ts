@@ -15,6 +15,8 @@ import { registerRequestContext, requestIdOf } from './http/request-context';
 import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
+import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
+import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -138,6 +140,8 @@ export async function buildApp({
         async (admin) => {
           registerAdminGate(admin);
           await admin.register(adminSessionRoutes);
+          await admin.register(adminCustomerRoutes);
+          await admin.register(adminAuditRoutes);
         },
         { prefix: '/admin' },
       );

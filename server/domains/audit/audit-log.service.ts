@@ -85,7 +85,7 @@ async function distinctValues(ctx: AppContext, column: 'action' | 'entity_type')
 }
 
 /** What the viewer's filter dropdowns offer. */
-export async function auditFacets(ctx: AppContext): Promise<AuditFacets> {
+export async function listAuditFacets(ctx: AppContext): Promise<AuditFacets> {
   const actions = await distinctValues(ctx, 'action');
   const entityTypes = await distinctValues(ctx, 'entity_type');
   return { actions, entity_types: entityTypes, actor_types: [...AUDIT_ACTOR_TYPES] };

@@ -110,7 +110,7 @@ export const eraseCustomerResult = z.object({
   erased_at: z.string(),
   /** False when the customer had already been erased: nothing more was done. */
   erased_now: z.boolean(),
-  orders_kept: z.number().int(),
+  orders_kept: z.number().int().describe('orders whose personal fields this call erased (kept for the books)'),
   files_removed: z.number().int(),
 });
 export type EraseCustomerResult = z.infer<typeof eraseCustomerResult>;
@@ -126,7 +126,7 @@ export const customerExport = z.object({
   orders: z.array(exportedOrder),
   sessions: z.array(customerSessionView.extend({ revoked_at: z.string().nullable() })),
   identities: z.array(customerIdentity),
-  cart: z.array(z.object({ sku_id: z.number().int(), quantity: z.number().int(), added_at: z.string() })),
+  cart: z.array(z.object({ sku_id: z.number().int(), quantity: z.number().int() })),
   uploads: z
     .array(z.object({ url: z.string(), purpose: z.literal('avatar') }))
     .describe('files stored for the customer; uploads are linked to an account only as its avatar'),
