@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, max, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, max, sql, sum } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import { orderItems, orders, payments, refunds } from '../../db/schema';
 import type { AddressSnapshot } from '../../db/schema/orders';
@@ -45,20 +45,22 @@ export async function spendingOf(
 /** The customer's most recent orders, newest first. */
 export async function recentOrdersOf(ctx: AppContext, userId: number, limit: number): Promise<CustomerOrderRow[]> {
   const rows = await ctx.db
-    .select({
-      id: orders.id,
-      orderNo: orders.orderNo,
-      status: orders.status,
-      payStatus: orders.payStatus,
-      totalMinor: orders.totalMinor,
-      currency: orders.currency,
-      createdAt: orders.createdAt,
-      itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
-    })
+    .select()
     .from(orders)
     .where(eq(orders.userId, userId))
     .orderBy(desc(orders.createdAt), desc(orders.id))
     .limit(limit);
+  if (rows.length === 0) return [];
+  const pieces = await ctx.db
+    .select({ orderId: orderItems.orderId, units: sum(orderItems.quantity) })
+    .from(orderItems)
+    .where(
+      inArray(
+        orderItems.orderId,
+        rows.map((row) => row.id),
+      ),
+    )
+    .groupBy(orderItems.orderId);
   return rows.map((row) => ({
     id: row.id,
     order_no: row.orderNo,
@@ -66,7 +68,7 @@ export async function recentOrdersOf(ctx: AppContext, userId: number, limit: num
     pay_status: row.payStatus,
     total_minor: row.totalMinor,
     currency: row.currency as Currency,
-    item_count: Number(row.itemCount),
+    item_count: Number(pieces.find((piece) => piece.orderId === row.id)?.units ?? 0),
     created_at: row.createdAt.toISOString(),
   }));
 }
