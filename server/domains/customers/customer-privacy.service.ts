@@ -120,14 +120,14 @@ export async function eraseCustomer(
     const now = new Date();
     const anonymous = {
       email: `erased-${user.id}@erased.invalid`,
-      ...(await erasedUsernameColumns(t, user.id)),
       mobile: null,
       avatar: null,
       sex: 0 as const,
     };
+    const username = await erasedUsernameColumns(t, user.id);
     await tx
       .update(users)
-      .set({ ...anonymous, passwordHash: null, emailVerifiedAt: null, erasedAt: now, updatedAt: now })
+      .set({ ...anonymous, ...username, passwordHash: null, emailVerifiedAt: null, erasedAt: now, updatedAt: now })
       .where(eq(users.id, user.id));
     const addressesDeleted = await deleteAllAddresses(t, user.id);
     const identities = await tx.delete(userIdentities).where(eq(userIdentities.userId, user.id)).returning();
@@ -142,6 +142,7 @@ export async function eraseCustomer(
       before: { ...pickPersonal(user), has_password: Boolean(user.passwordHash), erased_at: null },
       after: {
         ...anonymous,
+        username: username.username,
         has_password: false,
         erased_at: now,
         addresses_deleted: addressesDeleted,
