@@ -159,7 +159,15 @@ export async function eraseCustomer(
   let filesRemoved = 0;
   if (outcome.erasedNow) {
     for (const upload of uploadsOf(outcome.user)) {
-      if (await deleteUploadedFile(ctx, upload.url)) filesRemoved += 1;
+      try {
+        if (await deleteUploadedFile(ctx, upload.url)) filesRemoved += 1;
+      } catch (error) {
+        // The erasure stands; the file is no longer referenced by anything and is named at random.
+        ctx.log.warn(
+          { err: { message: (error as Error).message, code: (error as NodeJS.ErrnoException).code } },
+          'erased customer: avatar file not deleted',
+        );
+      }
     }
   }
   return {
