@@ -72,7 +72,6 @@ export const customerSessionView = z.object({
   last_seen_at: z.string(),
   expires_at: z.string(),
 });
-export type CustomerSessionView = z.infer<typeof customerSessionView>;
 
 /** A sign-in provider linked to the account; the provider's subject id is never shown. */
 export const customerIdentity = z.object({ provider: z.string().describe('e.g. google'), linked_at: z.string() });
@@ -90,11 +89,9 @@ export type CustomerDetail = z.infer<typeof customerDetail>;
 
 /** Why staff disabled the account; kept in the audit log, never shown to the buyer. */
 export const disableCustomerBody = z.object({ reason: z.string().trim().min(1).max(500) });
-export type DisableCustomerBody = z.infer<typeof disableCustomerBody>;
 
 /** Erasure is final: staff type the customer's current email to confirm they mean this one. */
 export const eraseCustomerBody = z.object({ confirm_email: emailField });
-export type EraseCustomerBody = z.infer<typeof eraseCustomerBody>;
 
 /** The answer of disable, enable and sign-out: the account's state afterwards. */
 export const customerActionResult = z.object({
