@@ -44,6 +44,7 @@ export async function exportCustomerData(
 ): Promise<CustomerExport> {
   return ctx.db.transaction(async (tx) => {
     const t = { ...ctx, db: tx };
+    // Locked so an erasure cannot run half-way through the copy.
     const user = await lockCustomer(t, input.id);
     const { status: _status, ...profile } = customerProfileOf(user);
     const sessionRows = await tx.select().from(sessions).where(eq(sessions.userId, user.id)).orderBy(asc(sessions.id));

@@ -172,20 +172,16 @@ export const ERASED_TEXT = '[erased]';
  * orders it kept. Runs in the erasure's transaction.
  */
 export async function erasePersonalDataOfOrders(ctx: TransactionContext, userId: number): Promise<number> {
-  const rows = await ctx.db
-    .select({ id: orders.id, address: orders.address })
-    .from(orders)
+  const erased: Pick<AddressSnapshot, 'contact_name' | 'contact_phone' | 'detail' | 'postal_code'> = {
+    contact_name: ERASED_TEXT,
+    contact_phone: '',
+    detail: ERASED_TEXT,
+    postal_code: '',
+  };
+  const kept = await ctx.db
+    .update(orders)
+    .set({ address: sql`${orders.address} || ${JSON.stringify(erased)}::jsonb`, notes: '', updatedAt: new Date() })
     .where(eq(orders.userId, userId))
-    .for('update');
-  for (const row of rows) {
-    const address: AddressSnapshot = {
-      ...row.address,
-      contact_name: ERASED_TEXT,
-      contact_phone: '',
-      detail: ERASED_TEXT,
-      postal_code: '',
-    };
-    await ctx.db.update(orders).set({ address, notes: '', updatedAt: new Date() }).where(eq(orders.id, row.id));
-  }
-  return rows.length;
+    .returning({ id: orders.id });
+  return kept.length;
 }
