@@ -131,7 +131,10 @@ export async function eraseCustomer(
       .set({ ...anonymous, ...username, passwordHash: null, emailVerifiedAt: null, erasedAt: now, updatedAt: now })
       .where(eq(users.id, user.id));
     const addressesDeleted = await deleteAllAddresses(t, user.id);
-    const identities = await tx.delete(userIdentities).where(eq(userIdentities.userId, user.id)).returning();
+    const identities = await tx
+      .delete(userIdentities)
+      .where(eq(userIdentities.userId, user.id))
+      .returning({ id: userIdentities.id });
     const ended = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
     await deleteCart(tx, userCartKey(user.id));
     const ordersKept = await erasePersonalDataOfOrders(t, user.id);
