@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { OAuth2Server } from 'oauth2-mock-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { users } from '../../server/db/schema';
 import { ACCOUNT_TEST_ENV, authHeaders, cookieValue, registerUser, uniqueEmail } from '../support/accounts';
 import { startTestServer, useTestServer, type TestServer } from '../support/test-server';
 
@@ -107,6 +109,16 @@ describe('Google code flow (PKCE, state, nonce)', () => {
     expect(cookieValue(finish.headers.getSetCookie(), 'access_token')).toBeUndefined();
   });
 
+  it('sends a disabled account back with login_error=disabled and no session', async () => {
+    const existing = await registerUser(server);
+    await server.ctx.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, existing.uid));
+    claims = googleUser({ email: existing.email });
+    const { finish } = await codeFlow({ platform: 3 }, { lang: 'en' });
+    expect(finish.status).toBe(302);
+    expect(finish.headers.get('location')).toBe('/en/?login_error=disabled');
+    expect(cookieValue(finish.headers.getSetCookie(), 'access_token')).toBeUndefined();
+  });
+
   it('uses a state once: replaying the callback fails', async () => {
     claims = googleUser();
     const { callback, finish } = await codeFlow();
@@ -170,6 +182,17 @@ describe('Google ID token (token flow and One Tap)', () => {
       body: { platform: 3, id_token: token },
       headers: { lang },
     });
+
+  it('refuses a disabled account with its message', async () => {
+    const existing = await registerUser(server);
+    await server.ctx.db.update(users).set({ disabledAt: new Date() }).where(eq(users.id, existing.uid));
+    const response = await post(await idToken(googleUser({ email: existing.email })));
+    expect(response.body).toEqual({
+      code: 403,
+      msg: 'This account has been disabled. Please contact the shop if you think this is a mistake',
+      data: null,
+    });
+  });
 
   it('logs in with a valid token: same answer as a password login', async () => {
     const person = googleUser();
