@@ -61,11 +61,11 @@ function itemView(item: ItemRow, order: OrderRow, locale: Locale): OrderLine {
 }
 
 /** A status in words; the key type checks that every status has a message. A number no status has reads as itself. */
-function orderStatusText(locale: Locale, status: number): string {
+export function orderStatusText(locale: Locale, status: number): string {
   return isOrderStatus(status) ? translate(locale, `order.status.${status}`) : String(status);
 }
 
-function payStatusText(locale: Locale, payStatus: number): string {
+export function payStatusText(locale: Locale, payStatus: number): string {
   return isPayStatus(payStatus) ? translate(locale, `order.payStatus.${payStatus}`) : String(payStatus);
 }
 
