@@ -1,7 +1,9 @@
-import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
 import { orderMailJob } from '../domains/orders/orders.schemas';
+import { REFUND_MAIL_TOPIC, refundMailJob, sendRefundMail } from '../domains/payments/refund-mail';
+import { executeRefund, REFUND_TOPIC, refundEffectJob } from '../domains/payments/refunds.service';
+import type { z } from 'zod';
 import {
   claimDueEffects,
   markEffectDone,
@@ -23,6 +25,8 @@ const handler = <Payload>(definition: EffectHandler<Payload>) => definition as E
 /** What each outbox topic does. A row whose topic or payload is not here fails for good, with the reason kept. */
 const HANDLERS: Record<string, EffectHandler<unknown>> = {
   [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, run: sendOrderMail }),
+  [REFUND_TOPIC]: handler({ payload: refundEffectJob, run: executeRefund }),
+  [REFUND_MAIL_TOPIC]: handler({ payload: refundMailJob, run: sendRefundMail }),
 };
 
 /** How often an idle worker looks for due effects; a full batch is followed by the next at once. */
