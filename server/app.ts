@@ -15,6 +15,8 @@ import { registerRequestContext, requestIdOf } from './http/request-context';
 import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
+import { adminOrderRoutes } from './http/routes/admin-orders.routes';
+import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -138,6 +140,8 @@ export async function buildApp({
         async (admin) => {
           registerAdminGate(admin);
           await admin.register(adminSessionRoutes);
+          await admin.register(adminOrderRoutes);
+          await admin.register(adminRefundRoutes);
         },
         { prefix: '/admin' },
       );

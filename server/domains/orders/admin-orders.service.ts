@@ -72,12 +72,14 @@ const rowColumns = {
   countryCode: countryOf,
   totalMinor: orders.totalMinor,
   currency: orders.currency,
-  itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
-    Number,
-  ),
-  refundedMinor: sql<number>`(select coalesce(sum(${refunds.amountMinor}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(
-    Number,
-  ),
+  itemCount:
+    sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
+      Number,
+    ),
+  refundedMinor:
+    sql<number>`(select coalesce(sum(${refunds.amountMinor}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(
+      Number,
+    ),
 };
 
 type ListRow = Awaited<ReturnType<typeof selectRows>>[number];
