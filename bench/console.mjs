@@ -68,7 +68,7 @@ async function generateOrders(db) {
     insert into orders (order_no, user_id, status, pay_status, locale, currency, goods_amount_minor,
       shipping_fee_minor, discount_minor, total_minor, display_currency, display_rate_micros,
       display_total_minor, address, payment_deadline, paid_at, created_at, updated_at)
-    select 'B' || lpad(n::text, 9, '0'),
+    select '20' || lpad(n::text, 10, '0'),
       (select min(id) from users where email like 'bench-console-%') + (n % 1000),
       s.status, case when s.status = 1 then 1 when s.status = 60 then 3 else 2 end,
       case when n % 3 = 0 then 'en' else 'zh-cn' end, 'CNY',
@@ -92,14 +92,14 @@ async function generateOrders(db) {
     select o.id, 1, 1, 'BENCH-SKU-' || k, jsonb_build_object('en', 'Bench tea', 'zh-cn', '测试茶'), '[]'::jsonb, null,
       o.goods_amount_minor, 1, o.goods_amount_minor, 250
     from orders o cross join generate_series(1, 2) k
-    where o.order_no like 'B%' and (k = 1 or o.id % 2 = 0)`);
+    where o.order_no like '20%' and (k = 1 or o.id % 2 = 0)`);
   await db.execute(sql`
     insert into order_status_history (order_id, from_status, to_status, pay_status, actor, note, created_at)
-    select id, null, 1, 1, 'buyer', 'order.history.placed', created_at from orders where order_no like 'B%'`);
+    select id, null, 1, 1, 'buyer', 'order.history.placed', created_at from orders where order_no like '20%'`);
   await db.execute(sql`
     insert into payments (order_id, user_id, provider, provider_ref, charge_ref, amount_minor, currency, status, paid_at)
     select id, user_id, 'sandbox', 'cs_bench_' || id, 'cs_bench_' || id, total_minor, 'CNY', 'succeeded', paid_at
-    from orders where order_no like 'B%' and paid_at is not null`);
+    from orders where order_no like '20%' and paid_at is not null`);
   await db.execute(sql`analyze`);
   return Date.now() - started;
 }
@@ -147,7 +147,8 @@ const LIST_SHAPES = [
   { name: 'orders list, status 10', query: 'status=10' },
   { name: 'orders list, paid, US, a month', query: 'pay_status=2&country=US&from=__FROM__&to=__TO__' },
   { name: 'orders list, sorted by total', query: 'sort=total&dir=desc&status=70' },
-  { name: 'orders list, search by order number', query: 'q=B000054321' },
+  { name: 'orders list, search by order number', query: 'q=200000054321' },
+  { name: 'orders list, search by buyer email', query: 'q=bench-console-42%40' },
 ];
 
 const results = [];
@@ -176,7 +177,8 @@ try {
     explained += `${(plan.rows ?? plan).map((row) => row['QUERY PLAN']).join('\n')}\n\n`;
   }
   const [{ lo, hi }] =
-    (await handle.db.execute(sql`select min(id) as lo, max(id) as hi from orders where order_no like 'B%'`)).rows ?? [];
+    (await handle.db.execute(sql`select min(id) as lo, max(id) as hi from orders where order_no like '20%'`)).rows ??
+    [];
   await handle.close();
 
   shop = await startBuiltShop({ dataDir, env: serverEnv });
