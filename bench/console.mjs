@@ -13,7 +13,7 @@ import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { migrateDatabase, openDatabase } from '../server/db/client.ts';
-import { staffMemberRoles, staffMembers, staffRoles, users } from '../server/db/schema/index.ts';
+import { staffMemberRoles, staffMembers, staffRoles } from '../server/db/schema/index.ts';
 import { adminOrderListQueries } from '../server/domains/orders/admin-orders.service.ts';
 import { adminOrderListQuery } from '../server/domains/orders/admin-orders.schemas.ts';
 import { createStaffSession } from '../server/domains/staff/staff-sessions.service.ts';
@@ -153,7 +153,7 @@ const LIST_SHAPES = [
 
 const results = [];
 let explained = '';
-let generatedMs = 0;
+let generatedMs;
 let shop;
 try {
   shop = await startBuiltShop({ dataDir, env: serverEnv });
