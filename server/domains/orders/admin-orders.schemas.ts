@@ -190,7 +190,6 @@ export const shipOrderBody = z.object({
     .trim()
     .regex(/^[A-Za-z0-9-]{4,40}$/),
 });
-export type ShipOrderBody = z.infer<typeof shipOrderBody>;
 
 export const trackingEventBody = z.object({
   description: z.string().trim().min(1).max(500),
@@ -215,7 +214,6 @@ export const refundBody = z.object({
     .max(100)
     .describe('a fresh random key per refund the member means; a repeat returns the same refund'),
 });
-export type RefundBody = z.infer<typeof refundBody>;
 
 export const refundIdParams = z.object({ id: rowIdFromText });
 
