@@ -199,4 +199,16 @@ describe('refunds', () => {
     expect(text).toContain(`Refund for order ${order!.orderNo}`);
     expect(text).toContain(`We have refunded ￥12.00 for your order ${order!.orderNo}.`);
   });
+
+  it("counts today's sales on the dashboard as paid orders less succeeded refunds", async () => {
+    const before = (await owner.request('/v1/admin/dashboard')).body.data.sales;
+    const { orderId } = await paidSandboxOrder(server.ctx, buyer.id, 12_000);
+    const asked = await refund(owner, orderId, 2_000);
+    expect(await settled(asked.body.data.id)).toBe('succeeded');
+    const after = (await owner.request('/v1/admin/dashboard')).body.data.sales;
+    expect(after.today_minor - before.today_minor).toBe(10_000);
+    expect(after.today_orders - before.today_orders).toBe(1);
+    expect(after.week_minor - before.week_minor).toBe(10_000);
+    expect(after.daily[13].amount_minor - before.daily[13].amount_minor).toBe(10_000);
+  });
 });
