@@ -46,6 +46,13 @@ class RefundExceedsError extends AppError {
   }
 }
 
+/** The approver's own limit is below the amount. */
+class RefundLimitError extends AppError {
+  constructor(amount: string) {
+    super('forbidden', 'refund.approverLimit', { amount });
+  }
+}
+
 function money(amountMinor: number, currency: string): string {
   return formatPrice({ amountMinor, currency: isCurrency(currency) ? currency : 'CNY' });
 }
@@ -164,6 +171,7 @@ async function decide(
           status: to,
           decidedBy: ctx.staff.id,
           decidedAt: new Date(),
+          // What stopped the refund: for a rejection, the approver's reason (the audit log keeps it too).
           ...(decision.reason ? { lastError: decision.reason } : {}),
           updatedAt: new Date(),
         })
@@ -180,12 +188,6 @@ async function decide(
     });
     return decided;
   });
-}
-
-class RefundLimitError extends AppError {
-  constructor(amount: string) {
-    super('forbidden', 'refund.approverLimit', { amount });
-  }
 }
 
 /** `POST /v1/admin/refunds/:id/approve`: by a member other than the requester, whose limit covers the amount. */
