@@ -13,7 +13,12 @@ export { makeOrder };
  * gateway's "payment succeeded" event applied as the webhook would (order 1 -> 10).
  */
 export async function paidSandboxOrder(ctx: AppContext, userId: number, totalMinor: number) {
-  const orderId = await makeOrder(ctx, userId, totalMinor, 'CNY');
+  return payAtSandbox(ctx, { orderId: await makeOrder(ctx, userId, totalMinor, 'CNY'), userId, totalMinor });
+}
+
+/** Pays an unpaid order of `userId` at the sandbox gateway (its total, in CNY). */
+export async function payAtSandbox(ctx: AppContext, input: { orderId: number; userId: number; totalMinor: number }) {
+  const { orderId, userId, totalMinor } = input;
   const [payment] = await ctx.db
     .insert(payments)
     .values({ orderId, userId, provider: 'sandbox', amountMinor: totalMinor, currency: 'CNY' })

@@ -9,11 +9,11 @@ import {
   sandboxGatewaySessions,
 } from '../../server/db/schema';
 import { PERMISSIONS } from '../../server/domains/staff/permissions';
-import { makeBuyer, type Buyer } from '../support/buyers';
+import { makeBuyer, makeShopper, placeOrderFor, prepareSku, stockOf, type Buyer } from '../support/buyers';
 import { decodedMail, useFakeSmtp } from '../support/mail';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { useTestApp } from '../support/test-server';
-import { paidSandboxOrder } from './admin-orders-fixtures';
+import { paidSandboxOrder, payAtSandbox } from './admin-orders-fixtures';
 
 /** Refunds through the order's payment provider (ADR 0101): limits, second approval, idempotency, the buyer's view. */
 const smtp = useFakeSmtp();
@@ -210,5 +210,29 @@ describe('refunds', () => {
     expect(after.today_orders - before.today_orders).toBe(1);
     expect(after.week_minor - before.week_minor).toBe(10_000);
     expect(after.daily[13].amount_minor - before.daily[13].amount_minor).toBe(10_000);
+  });
+
+  it('a full refund of a paid order not yet shipped puts its stock back; a shipped one keeps its status', async () => {
+    const shopper = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const placed = await placeOrderFor(shopper, sku.id, 2);
+    expect(await stockOf(server, sku.id)).toBe(3);
+    await payAtSandbox(server.ctx, { orderId: placed.id, userId: shopper.id, totalMinor: placed.total.amount_minor });
+    const all = await refund(owner, placed.id, placed.total.amount_minor);
+    expect(await settled(all.body.data.id)).toBe('succeeded');
+    expect((await owner.request(`/v1/admin/orders/${placed.id}`)).body.data.status).toBe(41);
+    expect(await stockOf(server, sku.id)).toBe(5);
+
+    const second = await placeOrderFor(shopper, sku.id, 1);
+    await payAtSandbox(server.ctx, { orderId: second.id, userId: shopper.id, totalMinor: second.total.amount_minor });
+    await owner.request(`/v1/admin/orders/${second.id}/ship`, {
+      method: 'POST',
+      body: { carrier_code: 'yunda', tracking_no: 'YD77788899' },
+    });
+    const back = await refund(owner, second.id, second.total.amount_minor);
+    expect(await settled(back.body.data.id)).toBe('succeeded');
+    const shipped = (await owner.request(`/v1/admin/orders/${second.id}`)).body.data;
+    expect(shipped).toMatchObject({ status: 20, refunded_minor: second.total.amount_minor });
+    expect(await stockOf(server, sku.id)).toBe(4);
   });
 });
