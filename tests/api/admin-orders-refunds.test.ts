@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
+  outbox,
   orders,
   payments,
   refunds,
@@ -234,5 +235,32 @@ describe('refunds', () => {
     const shipped = (await owner.request(`/v1/admin/orders/${second.id}`)).body.data;
     expect(shipped).toMatchObject({ status: 20, refunded_minor: second.total.amount_minor });
     expect(await stockOf(server, sku.id)).toBe(4);
+  });
+
+  it('retries a refund the gateway refuses, then marks it failed and frees its amount', async () => {
+    const { orderId, paymentId } = await paidSandboxOrder(server.ctx, buyer.id, 4_000);
+    // The gateway no longer knows the session: every attempt is refused.
+    await server.ctx.db.update(payments).set({ providerRef: 'cs_sbx_gone' }).where(eq(payments.id, paymentId));
+    const asked = await refund(owner, orderId, 4_000);
+    const id = asked.body.data.id as number;
+    await expect.poll(async () => (await refundRow(id)).attempts, { timeout: 10_000 }).toBe(1);
+    expect(await refundRow(id)).toMatchObject({
+      status: 'pending',
+      lastError: expect.stringMatching(/no session cs_sbx_gone/),
+    });
+    // Seven refusals later (brought forward rather than waited for), the eighth gives up.
+    await server.ctx.db.update(refunds).set({ attempts: 7 }).where(eq(refunds.id, id));
+    await server.ctx.db
+      .update(outbox)
+      .set({ nextAttemptAt: sql`now()` })
+      .where(eq(outbox.dedupeKey, `refund:${id}`));
+    expect(await settled(id)).toBe('failed');
+    const detail = (await owner.request(`/v1/admin/orders/${orderId}`)).body.data;
+    expect(detail).toMatchObject({ refundable_minor: 4_000, refunded_minor: 0, status: 10 });
+    const [failed] = await server.ctx.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.entityId, String(id)), eq(auditEvents.action, 'refund.failed')));
+    expect(failed).toMatchObject({ entityType: 'refund', actorType: 'system', actorLabel: 'refunds' });
   });
 });
