@@ -17,7 +17,7 @@ export const MESSAGE_PACKS = {
   browse: ['browse'],
   account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
   /** The console (app/admin), beside `account` (errors and field names); never loaded by storefront pages. */
-  admin: ['admin', 'adminStaff', 'adminCustomers'],
+  admin: ['admin', 'adminStaff', 'adminOrders', 'adminCustomers'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

@@ -87,6 +87,7 @@ export const orders = pgTable(
     // The console's order list: newest first, filtered by status, payment status or destination.
     index('orders_created_idx').on(table.createdAt),
     index('orders_status_created_idx').on(table.status, table.createdAt),
+    index('orders_status_total_idx').on(table.status, table.totalMinor),
     index('orders_pay_status_created_idx').on(table.payStatus, table.createdAt),
     index('orders_country_created_idx').on(sql`(${table.address}->>'country_code')`, table.createdAt),
     check(

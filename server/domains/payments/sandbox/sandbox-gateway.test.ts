@@ -8,7 +8,13 @@ import { sandboxGatewayWebhooks } from '../../../db/schema';
 import type { AppContext } from '../../../context';
 import { loadEnv } from '../../../shared/env';
 import { retryDelayMs } from '../../../shared/backoff';
-import { completeSandboxSession, deliverDueSandboxWebhooks, openSandboxSession } from './sandbox-gateway.service';
+import {
+  completeSandboxSession,
+  deliverDueSandboxWebhooks,
+  findSandboxSession,
+  openSandboxSession,
+  refundSandboxSession,
+} from './sandbox-gateway.service';
 import { verifySandboxSignature } from './sandbox-signature';
 
 const secret = 'gateway-unit-test-secret-0123456789abcdef';
@@ -118,5 +124,33 @@ describe('sandbox gateway webhook outbox', () => {
     const second = await completeSandboxSession(ctx, { sessionId: session.id, action: 'decline' });
     expect(first.session.status).toBe('paid');
     expect(second).toMatchObject({ eventId: null, session: { status: 'paid' } });
+  });
+});
+
+describe('sandbox gateway refunds', () => {
+  it('refunds part of a session, then the rest, answers a repeated key with the same refund, and refuses more', async () => {
+    const session = await openSandboxSession(ctx, {
+      paymentId: 7,
+      orderId: 7,
+      amountMinor: 1_000,
+      currency: 'CNY',
+      locale: 'en',
+      description: 'T7',
+      successUrl: 'http://shop.test/ok',
+      failUrl: 'http://shop.test/fail',
+    });
+    await expect(
+      refundSandboxSession(ctx, session.id, { amountMinor: 100, idempotencyKey: 'k-early' }),
+    ).rejects.toThrow(/is open, not paid/);
+    await completeSandboxSession(ctx, { sessionId: session.id, action: 'pay' });
+    const first = await refundSandboxSession(ctx, session.id, { amountMinor: 300, idempotencyKey: 'k-1' });
+    expect(await refundSandboxSession(ctx, session.id, { amountMinor: 300, idempotencyKey: 'k-1' })).toEqual(first);
+    expect((await findSandboxSession(ctx, session.id))?.status).toBe('paid');
+    await expect(refundSandboxSession(ctx, session.id, { amountMinor: 701, idempotencyKey: 'k-2' })).rejects.toThrow(
+      /exceeds what is left of session .* \(700\)/,
+    );
+    const rest = await refundSandboxSession(ctx, session.id, { amountMinor: 700, idempotencyKey: 'k-3' });
+    expect(rest.refundId).not.toBe(first.refundId);
+    expect(await findSandboxSession(ctx, session.id)).toMatchObject({ status: 'refunded', refundId: rest.refundId });
   });
 });
