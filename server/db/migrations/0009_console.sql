@@ -134,6 +134,10 @@ CREATE INDEX "audit_events_entity_idx" ON "audit_events" USING btree ("entity_ty
 CREATE INDEX "audit_events_actor_idx" ON "audit_events" USING btree ("actor_type","actor_id","at");--> statement-breakpoint
 CREATE INDEX "audit_events_action_idx" ON "audit_events" USING btree ("action","at");--> statement-breakpoint
 CREATE INDEX "audit_events_at_idx" ON "audit_events" USING btree ("at");--> statement-breakpoint
+CREATE INDEX "users_created_idx" ON "users" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "users_email_trgm_idx" ON "users" USING gin ("email" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_username_trgm_idx" ON "users" USING gin ("username" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "users_mobile_trgm_idx" ON "users" USING gin ("mobile" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "orders_created_idx" ON "orders" USING btree ("created_at");--> statement-breakpoint
 CREATE INDEX "orders_status_created_idx" ON "orders" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "orders_pay_status_created_idx" ON "orders" USING btree ("pay_status","created_at");--> statement-breakpoint
