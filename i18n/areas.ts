@@ -12,6 +12,7 @@ import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { browseMessages } from './messages/browse';
 import { adminMessages } from './messages/admin';
+import { adminConsoleMessages } from './messages/admin-console';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -29,6 +30,7 @@ export const MESSAGE_AREAS = {
   payments: paymentMessages,
   checkoutUi: checkoutUiMessages,
   admin: adminMessages,
+  adminConsole: adminConsoleMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

@@ -3,7 +3,7 @@ import { isRouteErrorResponse, Link, Outlet, type ShouldRevalidateFunctionArgs }
 import { loadMessagePacks, translate } from '../../i18n';
 import { normalizeLocale, type Locale } from '../../i18n/locales';
 import type { MessagePacksHandle } from '../../i18n/packs';
-import { staffSessionState } from '../../server/domains/staff/staff.schemas';
+import { type staffSessionState } from '../../server/domains/staff/staff.schemas';
 import type { z } from 'zod';
 import { htmlLang } from '~/lib/i18n';
 import { pageLocale } from '~/lib/message-packs';
@@ -31,7 +31,12 @@ export async function clientLoader(): Promise<ConsoleData> {
 clientLoader.hydrate = true as const;
 
 /** The session changes only by signing in or out and by the profile, which revalidate explicitly. */
-export function shouldRevalidate({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
   if (formMethod && formMethod !== 'GET') return defaultShouldRevalidate;
   return currentUrl.href === nextUrl.href ? defaultShouldRevalidate : false;
 }
@@ -42,7 +47,7 @@ export function meta() {
 
 export function HydrateFallback() {
   return (
-    <div className="console-loading" aria-busy="true">
+    <div className="console-app console-loading" aria-busy="true">
       <div className="console-loading__sidebar" />
       <div className="console-loading__main">
         <div className="skeleton skeleton--title" />
@@ -60,7 +65,11 @@ export default function ConsoleRoot() {
     document.documentElement.classList.add('console-document');
     return () => document.documentElement.classList.remove('console-document');
   }, [locale]);
-  return <Outlet />;
+  return (
+    <div className="console-app">
+      <Outlet />
+    </div>
+  );
 }
 
 /** Errors outside the shell (the session could not be read): a plain page with a way to try again. */
@@ -72,7 +81,7 @@ export function ErrorBoundary({ error }: { error: unknown }) {
       ? error.message
       : String(error);
   return (
-    <main className="console-auth" id="main">
+    <main className="console-app console-auth" id="main">
       <div className="console-auth__card">
         <h1>{safeTranslate(locale, 'console.error.title')}</h1>
         <p role="alert">{message}</p>

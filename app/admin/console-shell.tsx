@@ -98,7 +98,12 @@ export default function ConsoleShell() {
               <span>{staff.email}</span>
             </span>
           </div>
-          <button type="button" className="console-nav__link console-nav__button" onClick={signOut} title={t('console.nav.signOut')}>
+          <button
+            type="button"
+            className="console-nav__link console-nav__button"
+            onClick={signOut}
+            title={t('console.nav.signOut')}
+          >
             <Icon name="signOut" />
             <span className="console-nav__text">{t('console.nav.signOut')}</span>
           </button>

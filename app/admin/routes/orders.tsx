@@ -1,6 +1,12 @@
 import { useMemo, useState } from 'react';
 import { Form, Link, useLoaderData, useNavigation, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable, type SortingState } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  flexRender,
+  getCoreRowModel,
+  useReactTable,
+  type SortingState,
+} from '@tanstack/react-table';
 import type {
   AdminOrderPage,
   AdminOrderRow,
@@ -52,7 +58,9 @@ export default function OrdersPage() {
   const [search, setSearch] = useSearchParams();
   const [bulkOpen, setBulkOpen] = useState(false);
 
-  const sorting: SortingState = [{ id: search.get('sort') ?? 'created_at', desc: (search.get('dir') ?? 'desc') === 'desc' }];
+  const sorting: SortingState = [
+    { id: search.get('sort') ?? 'created_at', desc: (search.get('dir') ?? 'desc') === 'desc' },
+  ];
   const columns = useMemo(
     () => [
       column.accessor('order_no', {
@@ -86,7 +94,9 @@ export default function OrdersPage() {
         header: () => t('console.orders.col.status'),
         cell: (info) => (
           <Pill tone={orderStatusTone(info.getValue())}>
-            {ORDER_STATUS_LABELS[info.getValue()] ? t(ORDER_STATUS_LABELS[info.getValue()]!) : info.row.original.status_text}
+            {ORDER_STATUS_LABELS[info.getValue()]
+              ? t(ORDER_STATUS_LABELS[info.getValue()]!)
+              : info.row.original.status_text}
           </Pill>
         ),
       }),
@@ -95,7 +105,9 @@ export default function OrdersPage() {
         enableSorting: false,
         cell: (info) => (
           <Pill tone={payStatusTone(info.getValue())}>
-            {PAY_STATUS_LABELS[info.getValue()] ? t(PAY_STATUS_LABELS[info.getValue()]!) : info.row.original.pay_status_text}
+            {PAY_STATUS_LABELS[info.getValue()]
+              ? t(PAY_STATUS_LABELS[info.getValue()]!)
+              : info.row.original.pay_status_text}
           </Pill>
         ),
       }),
@@ -175,7 +187,12 @@ export default function OrdersPage() {
               </a>
             ) : null}
             {can('orders:fulfil') ? (
-              <button type="button" className="button" aria-expanded={bulkOpen} onClick={() => setBulkOpen((open) => !open)}>
+              <button
+                type="button"
+                className="button"
+                aria-expanded={bulkOpen}
+                onClick={() => setBulkOpen((open) => !open)}
+              >
                 <Icon name="upload" />
                 {t('console.orders.bulkShip')}
               </button>
@@ -190,7 +207,7 @@ export default function OrdersPage() {
 
       <Form method="get" className="filter-bar" aria-label={t('console.orders.filters')}>
         <div className="filter-bar__search">
-          <label className="visually-hidden" htmlFor="orders-q">
+          <label className="sr-only" htmlFor="orders-q">
             {t('console.orders.search')}
           </label>
           <Icon name="search" />
@@ -234,7 +251,13 @@ export default function OrdersPage() {
         </label>
         <label className="filter filter--narrow">
           <span>{t('console.orders.col.country')}</span>
-          <input name="country" defaultValue={filters.country ?? ''} maxLength={2} placeholder="US" autoComplete="off" />
+          <input
+            name="country"
+            defaultValue={filters.country ?? ''}
+            maxLength={2}
+            placeholder="US"
+            autoComplete="off"
+          />
         </label>
         {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
         {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
@@ -255,7 +278,7 @@ export default function OrdersPage() {
           <EmptyState title={t('console.orders.empty')}>{t('console.orders.emptyHint')}</EmptyState>
         ) : (
           <table className="data-table">
-            <caption className="visually-hidden">{t('console.orders.title')}</caption>
+            <caption className="sr-only">{t('console.orders.title')}</caption>
             <thead>
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
@@ -296,7 +319,9 @@ export default function OrdersPage() {
                     <td
                       key={cell.id}
                       className={
-                        (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'numeric' : undefined
+                        (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric
+                          ? 'numeric'
+                          : undefined
                       }
                     >
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
@@ -383,7 +408,11 @@ function BulkShip() {
                   <td>{row.row}</td>
                   <td className="mono">{row.order_no}</td>
                   <td>
-                    {row.ok ? <Pill tone="success">{t('console.bulk.shipped')}</Pill> : <Pill tone="danger">{row.error}</Pill>}
+                    {row.ok ? (
+                      <Pill tone="success">{t('console.bulk.shipped')}</Pill>
+                    ) : (
+                      <Pill tone="danger">{row.error}</Pill>
+                    )}
                   </td>
                 </tr>
               ))}
