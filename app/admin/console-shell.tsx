@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Navigate, NavLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { MessageKey } from '../../i18n';
 import type { Permission } from '../../server/domains/staff/permissions';
 import { adminApi, signInPath } from './lib/admin-api';
-import { useCan, useConsole, useConsoleT } from './lib/console-context';
+import { useCan, useConsole, useConsoleT, useRedirect } from './lib/console-context';
 import { Icon, type IconName } from './components/icon';
 
 interface NavItem {
@@ -37,9 +37,14 @@ export default function ConsoleShell() {
   const navigate = useNavigate();
   const [expanded, setExpanded] = useState(false);
 
-  if (!staff) return <Navigate to={signInPath(location.pathname + location.search)} replace />;
-  const mustEnrol = staff.second_factor.required && !staff.second_factor.enabled;
-  if (mustEnrol && location.pathname !== '/admin/two-step') return <Navigate to="/admin/two-step" replace />;
+  const mustEnrol = Boolean(staff?.second_factor.required && !staff.second_factor.enabled);
+  const elsewhere = !staff
+    ? signInPath(location.pathname + location.search)
+    : mustEnrol && location.pathname !== '/admin/two-step'
+      ? '/admin/two-step'
+      : null;
+  useRedirect(elsewhere);
+  if (!staff || elsewhere) return null;
 
   const signOut = async () => {
     await adminApi('/logout', { method: 'POST', keepOn401: true }).catch(() => undefined);

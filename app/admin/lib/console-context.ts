@@ -1,4 +1,5 @@
-import { useRouteLoaderData } from 'react-router';
+import { useEffect } from 'react';
+import { useMatches, useNavigate, useRouteLoaderData } from 'react-router';
 import { translator, type Translate } from '../../../i18n';
 import type { Locale } from '../../../i18n/locales';
 import type { Permission } from '../../../server/domains/staff/permissions';
@@ -33,4 +34,22 @@ export function useStaff(): StaffSelf {
   const { staff } = useConsole();
   if (!staff) throw new Error('useStaff outside the signed-in console');
   return staff;
+}
+
+/**
+ * The current page's client loader data. (The console reads it through useMatches, which the
+ * storefront uses too: every react-router export only the console used would be kept in the
+ * shared vendor chunk that every storefront page loads.)
+ */
+export function usePageData<Loader extends (...args: never[]) => unknown>(): Awaited<ReturnType<Loader>> {
+  const matches = useMatches();
+  return matches[matches.length - 1]?.data as Awaited<ReturnType<Loader>>;
+}
+
+/** Replaces the current entry with `to` once rendered (instead of <Navigate>, for the same reason). */
+export function useRedirect(to: string | null): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (to) void navigate(to, { replace: true });
+  }, [navigate, to]);
 }

@@ -1,7 +1,7 @@
-import { Form, useLoaderData, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
+import { Form, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
 import { AUDIT_ACTOR_TYPES, type AuditFacets, type AuditPage } from '../../../server/domains/audit/audit.schemas';
 import { adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
 import { AuditChanges } from '../components/audit-changes';
@@ -25,7 +25,7 @@ export function HydrateFallback() {
 
 /** The audit log, newest first, filtered by actor, entity, action and date; each event's changes open in place. */
 export default function AuditPageView() {
-  const { page, facets } = useLoaderData<typeof clientLoader>();
+  const { page, facets } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const [search] = useSearchParams();

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Link, useLoaderData, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { Link, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
 import type {
   CustomerActionResult,
   CustomerDetail,
@@ -7,7 +7,7 @@ import type {
   EraseCustomerResult,
 } from '../../../server/domains/customers/admin-customers.schemas';
 import { adminApi } from '../lib/admin-api';
-import { useCan, useConsole, useConsoleT } from '../lib/console-context';
+import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { ORDER_STATUS_LABELS, orderStatusTone } from '../lib/order-labels';
@@ -25,7 +25,7 @@ export function HydrateFallback() {
 type Pending = 'disable' | 'signOut' | 'erase' | null;
 
 export default function CustomerDetailPage() {
-  const { customer } = useLoaderData<typeof clientLoader>();
+  const { customer } = usePageData<typeof clientLoader>();
   const { profile, spending } = customer;
   const { locale } = useConsole();
   const t = useConsoleT();

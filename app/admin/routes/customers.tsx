@@ -1,4 +1,4 @@
-import { Form, Link, useLoaderData, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
+import { Form, Link, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import {
   CUSTOMER_STATUSES,
@@ -6,7 +6,7 @@ import {
   type CustomerRow,
 } from '../../../server/domains/customers/admin-customers.schemas';
 import { adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
@@ -31,7 +31,7 @@ export function HydrateFallback() {
 const column = createColumnHelper<CustomerRow>();
 
 export default function CustomersPage() {
-  const { page } = useLoaderData<typeof clientLoader>();
+  const { page } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const [search] = useSearchParams();

@@ -1,7 +1,7 @@
-import { Link, useLoaderData, type ClientLoaderFunctionArgs } from 'react-router';
+import { Link, type ClientLoaderFunctionArgs } from 'react-router';
 import type { AdminDashboard } from '../../../server/domains/orders/admin-orders.schemas';
 import { AdminApiError, adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatDay, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill } from '../components/ui';
 
@@ -26,7 +26,7 @@ export function HydrateFallback() {
 }
 
 export default function HomePage() {
-  const { dashboard } = useLoaderData<typeof clientLoader>();
+  const { dashboard } = usePageData<typeof clientLoader>();
   const { staff, locale } = useConsole();
   const t = useConsoleT();
   const greeting = t('console.home.greeting', { name: staff?.name ?? '' });

@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link, useLoaderData, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { Link, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
 import {
   orderNoteBody,
   shipOrderBody,
@@ -11,7 +11,7 @@ import {
 } from '../../../server/domains/orders/admin-orders.schemas';
 import type { z } from 'zod';
 import { adminApi, newIdempotencyKey } from '../lib/admin-api';
-import { useCan, useConsole, useConsoleT } from '../lib/console-context';
+import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import {
   ORDER_STATUS_LABELS,
@@ -41,7 +41,7 @@ export function HydrateFallback() {
 }
 
 export default function OrderDetailPage() {
-  const { order, carriers } = useLoaderData<typeof clientLoader>();
+  const { order, carriers } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const can = useCan();

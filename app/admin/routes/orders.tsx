@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Form, Link, useLoaderData, useNavigation, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
+import { Form, Link, useNavigation, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
 import {
   createColumnHelper,
   flexRender,
@@ -14,7 +14,7 @@ import type {
 } from '../../../server/domains/orders/admin-orders.schemas';
 import { ORDER_STATUSES, PAY_STATUSES } from '../../../server/shared/order-status';
 import { adminApi, adminUrl } from '../lib/admin-api';
-import { useCan, useConsole, useConsoleT } from '../lib/console-context';
+import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { ORDER_STATUS_LABELS, PAY_STATUS_LABELS, orderStatusTone, payStatusTone } from '../lib/order-labels';
 import { EmptyState, ErrorNotice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
@@ -50,7 +50,7 @@ export function HydrateFallback() {
 const column = createColumnHelper<AdminOrderRow>();
 
 export default function OrdersPage() {
-  const { page } = useLoaderData<typeof clientLoader>();
+  const { page } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const can = useCan();

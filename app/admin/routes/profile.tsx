@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLoaderData, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
 import type { z } from 'zod';
 import { LOCALES } from '../../../i18n/locales';
 import {
@@ -11,7 +11,7 @@ import {
   type staffSessionView,
 } from '../../../server/domains/staff/staff.schemas';
 import { adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT, useStaff } from '../lib/console-context';
+import { useConsole, useConsoleT, useStaff, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { ConfirmDialog, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
 import { PasswordHint } from '../components/password-hint';
@@ -211,7 +211,7 @@ function TwoStep() {
 }
 
 function Sessions() {
-  const { sessions } = useLoaderData<typeof clientLoader>();
+  const { sessions } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const revalidator = useRevalidator();

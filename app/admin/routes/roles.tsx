@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLoaderData, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
 import type { z } from 'zod';
 import { pickText } from '../../../i18n/locales';
 import { permissionList, roleBody, type RoleView } from '../../../server/domains/staff/staff.schemas';
 import type { Permission } from '../../../server/domains/staff/permissions';
 import { adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import { useSettlementCurrency } from '../lib/settlement';
 import { AREA_LABELS, PERMISSION_LABELS } from '../lib/permission-labels';
@@ -31,7 +31,7 @@ export function HydrateFallback() {
 }
 
 export default function RolesPage() {
-  const { roles } = useLoaderData<typeof clientLoader>();
+  const { roles } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const currency = useSettlementCurrency();

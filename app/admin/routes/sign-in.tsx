@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Navigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { staffLoginBody, type StaffLoginAnswer } from '../../../server/domains/staff/staff.schemas';
 import { adminApi, safeNext } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, useRedirect } from '../lib/console-context';
 import { ErrorNotice, useAction } from '../components/ui';
 import { AuthCard } from '../components/auth-card';
 
@@ -30,7 +30,8 @@ export default function SignInPage() {
     else setChallenge(answer.challenge);
   });
 
-  if (staff) return <Navigate to={next} replace />;
+  useRedirect(staff ? next : null);
+  if (staff) return null;
   if (challenge) return <SecondFactorStep challenge={challenge} next={next} onRestart={() => setChallenge(null)} />;
   const errors = form.formState.errors;
   return (

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useLoaderData, useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
 import type { z } from 'zod';
 import { LOCALES, pickText } from '../../../i18n/locales';
 import {
@@ -12,7 +12,7 @@ import {
   type StaffMemberView,
 } from '../../../server/domains/staff/staff.schemas';
 import { adminApi } from '../lib/admin-api';
-import { useConsole, useConsoleT } from '../lib/console-context';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
 
@@ -34,7 +34,7 @@ export function HydrateFallback() {
 
 /** Staff: members with their roles, two-step state and last sign-in; invite by email; edit, disable, end sessions. */
 export default function StaffPage() {
-  const { members, invitations, roles } = useLoaderData<typeof clientLoader>();
+  const { members, invitations, roles } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const revalidator = useRevalidator();
