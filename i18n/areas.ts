@@ -13,6 +13,7 @@ import { shellMessages } from './messages/shell';
 import { browseMessages } from './messages/browse';
 import { adminMessages } from './messages/admin';
 import { adminConsoleMessages } from './messages/admin-console';
+import { adminStaffMessages } from './messages/admin-staff';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -31,6 +32,7 @@ export const MESSAGE_AREAS = {
   checkoutUi: checkoutUiMessages,
   admin: adminMessages,
   adminConsole: adminConsoleMessages,
+  adminStaff: adminStaffMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

@@ -15,6 +15,7 @@ import { registerRequestContext, requestIdOf } from './http/request-context';
 import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
+import { adminStaffRoutes } from './http/routes/admin-staff.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -138,6 +139,7 @@ export async function buildApp({
         async (admin) => {
           registerAdminGate(admin);
           await admin.register(adminSessionRoutes);
+          await admin.register(adminStaffRoutes);
         },
         { prefix: '/admin' },
       );

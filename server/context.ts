@@ -75,6 +75,8 @@ export interface StaffPrincipal {
   refundLimitMinor: number | null;
   /** A role requires two-step sign-in and the member has not set it up: only their own profile is open. */
   mustEnrolSecondFactor: boolean;
+  /** One of the member's roles requires two-step sign-in (it cannot be turned off). */
+  secondFactorRequired: boolean;
   secondFactorEnabled: boolean;
   sessionId: number;
 }

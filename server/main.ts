@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerBuild } from 'react-router';
 import { buildApp, type BuildAppOptions } from './app';
 import { seedDemoData } from './seed';
+import { announceSetupLink } from './domains/staff/setup.service';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
 import { loadEnv, type ConfiguredEnv } from './shared/env';
 import { createLogger, exitOnceLogged } from './shared/logger';
@@ -77,6 +78,8 @@ async function main(): Promise<void> {
       { database: appContext.database.kind, sharedState: appContext.kv.kind, mode },
       `shop ready on port ${env.PORT}`,
     );
+    // First start: the one-time link that creates the Owner (docs/console.md). Test servers never log it.
+    await announceSetupLink(appContext);
     if (
       mode === 'production' &&
       env.PUBLIC_URL &&

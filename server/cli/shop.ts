@@ -7,6 +7,9 @@ import {
   shipOrder,
 } from '../domains/orders/order-operations.service';
 import { CARRIERS } from '../domains/tracking/carriers';
+import { CLI_ACTOR } from '../domains/audit/audit.service';
+import { emailField } from '../domains/customers/accounts.schemas';
+import { issueSetupLink } from '../domains/staff/setup.service';
 import { closeAppContext, openAppContext, StartupError } from '../runtime';
 import type { AppContext } from '../context';
 import { loadEnv } from '../shared/env';
@@ -21,13 +24,15 @@ import { formatAmount, isCurrency } from '../shared/money';
  *   orders:track <id> --event "<text>" [--at <ISO>]     add a tracking event
  *   orders:deliver <id> [--at <ISO>]                    record delivery (status stays 20)
  *   carriers                                            carrier codes
+ *   staff:create-owner --email <address>                a first-start setup link for that email
  */
 const USAGE = `usage: npm run shop -- <command>
   orders:to-ship
   orders:ship <order id> --carrier <code> --tracking <number>
   orders:track <order id> --event "<text>" [--at <ISO time>]
   orders:deliver <order id> [--at <ISO time>]
-  carriers`;
+  carriers
+  staff:create-owner --email <address>`;
 
 export function formatTable(rows: Array<Record<string, string | number>>): string {
   if (rows.length === 0) return '(none)';
@@ -71,6 +76,7 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
       tracking: { type: 'string' },
       event: { type: 'string' },
       at: { type: 'string' },
+      email: { type: 'string' },
     },
   });
   const [command, id] = positionals;
@@ -125,6 +131,14 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
         ),
       );
       return;
+    case 'staff:create-owner': {
+      const email = emailField.safeParse(values.email ?? '');
+      if (!email.success) throw new UsageError('--email <address> is required');
+      const link = await issueSetupLink({ ...ctx, actor: CLI_ACTOR }, { email: email.data });
+      out(`setup link for ${email.data} (valid until ${link.expiresAt.toISOString()}, single use):`);
+      out(link.url);
+      return;
+    }
     default:
       throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
   }

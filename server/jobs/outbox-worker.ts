@@ -3,6 +3,11 @@ import type { AppContext } from '../context';
 import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
 import { orderMailJob } from '../domains/orders/orders.schemas';
 import {
+  sendInvitationMail,
+  STAFF_INVITATION_MAIL_TOPIC,
+  staffInvitationMailJob,
+} from '../domains/staff/invitation-mail';
+import {
   claimDueEffects,
   markEffectDone,
   markEffectFailed,
@@ -23,6 +28,7 @@ const handler = <Payload>(definition: EffectHandler<Payload>) => definition as E
 /** What each outbox topic does. A row whose topic or payload is not here fails for good, with the reason kept. */
 const HANDLERS: Record<string, EffectHandler<unknown>> = {
   [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, run: sendOrderMail }),
+  [STAFF_INVITATION_MAIL_TOPIC]: handler({ payload: staffInvitationMailJob, run: sendInvitationMail }),
 };
 
 /** How often an idle worker looks for due effects; a full batch is followed by the next at once. */

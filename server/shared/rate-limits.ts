@@ -27,6 +27,14 @@ export const DEFAULT_RATE_LIMITS = {
   'login.failures.client': { max: 5, windowSeconds: 3600 },
   /** Failed sign-ins of one account from all clients before clients it does not know are slowed. */
   'login.failures.account': { max: 20, windowSeconds: 3600 },
+  /** Console sign-in by one address, across accounts (server/domains/staff/sign-in.service.ts). */
+  'staffLogin.ip': { max: 30, windowSeconds: 600 },
+  /** Second-step codes sent by one address; each challenge also dies after a few wrong codes. */
+  'staffSecondFactor.ip': { max: 30, windowSeconds: 600 },
+  /** First-start setup and invitation links opened or used by one address. */
+  'staffLink.ip': { max: 30, windowSeconds: 600 },
+  /** Codes checked for one signed-in member (enrolment, recovery codes, turning two-step off). */
+  'staffCode.member': { max: 10, windowSeconds: 600 },
 } as const satisfies Record<string, RateLimit>;
 
 export type RateLimitName = keyof typeof DEFAULT_RATE_LIMITS;

@@ -36,15 +36,21 @@ export class SignInSlowedError extends AppError {
 export interface SignInAttempt {
   email: string;
   client: string;
+  /**
+   * Whose accounts: buyers (the default) or the console's staff, counted apart so a buyer
+   * account and a staff account with the same email never share failures or locks.
+   */
+  realm?: 'buyer' | 'staff';
 }
 
 const pair = ({ email, client }: SignInAttempt) => `${subjectKey(email)}:${subjectKey(client)}`;
+const prefix = (attempt: Pick<SignInAttempt, 'realm'>) => (attempt.realm === 'staff' ? 'staff-login' : 'login');
 const keys = {
-  clientFailures: (attempt: SignInAttempt) => `login:fail:${pair(attempt)}`,
-  clientLock: (attempt: SignInAttempt) => `login:lock:${pair(attempt)}`,
-  accountFailures: (email: string) => `login:fail:${subjectKey(email)}`,
-  slowed: (attempt: SignInAttempt) => `login:slow:${pair(attempt)}`,
-  known: (attempt: SignInAttempt) => `login:known:${pair(attempt)}`,
+  clientFailures: (attempt: SignInAttempt) => `${prefix(attempt)}:fail:${pair(attempt)}`,
+  clientLock: (attempt: SignInAttempt) => `${prefix(attempt)}:lock:${pair(attempt)}`,
+  accountFailures: (attempt: SignInAttempt) => `${prefix(attempt)}:fail:${subjectKey(attempt.email)}`,
+  slowed: (attempt: SignInAttempt) => `${prefix(attempt)}:slow:${pair(attempt)}`,
+  known: (attempt: SignInAttempt) => `${prefix(attempt)}:known:${pair(attempt)}`,
 };
 
 /** Days a client that signed in is remembered as the account's own. */
@@ -56,24 +62,28 @@ export async function assertMaySignIn(ctx: AppContext, attempt: SignInAttempt): 
   if (locked) throw new SignInLockedError(locked);
 
   const { max: accountFailures } = rateLimit(ctx, 'login.failures.account');
-  const failures = Number((await ctx.kv.get(keys.accountFailures(attempt.email))) ?? 0);
+  const failures = Number((await ctx.kv.get(keys.accountFailures(attempt))) ?? 0);
   if (failures < accountFailures || (await ctx.kv.get(keys.known(attempt)))) return;
   const waiting = await ctx.kv.ttlSeconds(keys.slowed(attempt));
   if (waiting) throw new SignInSlowedError(waiting);
   await ctx.kv.set(keys.slowed(attempt), '1', waitOf(ctx, 'login.slow.seconds').firstSeconds);
 }
 
-/** A wrong password: counts for this client and for the account, and locks this client when it has failed too often. */
-export async function recordSignInFailure(ctx: AppContext, attempt: SignInAttempt): Promise<void> {
+/**
+ * A wrong password: counts for this client and for the account, and locks this client when it
+ * has failed too often. Answers the seconds of the lock this failure started, if it started one.
+ */
+export async function recordSignInFailure(ctx: AppContext, attempt: SignInAttempt): Promise<number | null> {
   const accountLimit = rateLimit(ctx, 'login.failures.account');
-  await ctx.kv.increment(keys.accountFailures(attempt.email), accountLimit.windowSeconds);
+  await ctx.kv.increment(keys.accountFailures(attempt), accountLimit.windowSeconds);
 
   const clientLimit = rateLimit(ctx, 'login.failures.client');
   const lock = waitOf(ctx, 'login.lock.seconds');
   const count = await ctx.kv.increment(keys.clientFailures(attempt), clientLimit.windowSeconds);
-  if (count < clientLimit.max) return;
+  if (count < clientLimit.max) return null;
   const seconds = Math.min(lock.firstSeconds * 2 ** (count - clientLimit.max), lock.longestSeconds);
   await ctx.kv.set(keys.clientLock(attempt), '1', seconds);
+  return seconds;
 }
 
 /** The right password: this client's failures are forgiven and it is remembered as the account's own. */

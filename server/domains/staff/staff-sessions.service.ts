@@ -108,6 +108,7 @@ export async function lookupStaffSession(ctx: AppContext, token: string): Promis
       permissions: new Set(roles.flatMap((role) => role.permissions.filter(isPermission))),
       roleIds: roles.map((role) => role.id),
       refundLimitMinor: refundLimitOf(roles),
+      secondFactorRequired,
       secondFactorEnabled: found.totpEnabledAt !== null,
       mustEnrolSecondFactor: secondFactorRequired && found.totpEnabledAt === null,
       sessionId: found.sessionId,

@@ -3,6 +3,8 @@ import { staffMembers, staffRoles } from '../../db/schema';
 import type { AppContext, StaffPrincipal } from '../../context';
 import { BUILT_IN_ROLE_KEYS, BUILT_IN_ROLES, PERMISSIONS } from './permissions';
 import type { StaffSelf } from './staff.schemas';
+import { lookupStaffSession } from './staff-sessions.service';
+import { SessionExpiredError } from '../../shared/errors';
 
 /** The console's view of the signed-in member. */
 export function staffSelfOf(staff: StaffPrincipal): StaffSelf {
@@ -16,7 +18,7 @@ export function staffSelfOf(staff: StaffPrincipal): StaffSelf {
     refund_limit_minor: staff.refundLimitMinor,
     second_factor: {
       enabled: staff.secondFactorEnabled,
-      required: staff.mustEnrolSecondFactor || staff.secondFactorEnabled,
+      required: staff.secondFactorRequired,
     },
   };
 }
@@ -46,4 +48,11 @@ export async function ensureBuiltInRoles(ctx: AppContext): Promise<void> {
         set: { name: role.name, permissions: [...role.permissions], updatedAt: new Date() },
       });
   }
+}
+
+/** The console's view of a member right after they signed in, read through their new session. */
+export async function selfOfNewSession(ctx: AppContext, token: string): Promise<StaffSelf> {
+  const lookup = await lookupStaffSession(ctx, token);
+  if (lookup.status !== 'active') throw new SessionExpiredError();
+  return staffSelfOf(lookup.staff);
 }
