@@ -14,6 +14,7 @@ import { browseMessages } from './messages/browse';
 import { adminMessages } from './messages/admin';
 import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
+import { adminOrderMessages } from './messages/admin-orders';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -33,6 +34,7 @@ export const MESSAGE_AREAS = {
   admin: adminMessages,
   adminConsole: adminConsoleMessages,
   adminStaff: adminStaffMessages,
+  adminOrders: adminOrderMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

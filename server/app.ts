@@ -16,6 +16,8 @@ import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
 import { adminStaffRoutes } from './http/routes/admin-staff.routes';
+import { adminOrderRoutes } from './http/routes/admin-orders.routes';
+import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -140,6 +142,8 @@ export async function buildApp({
           registerAdminGate(admin);
           await admin.register(adminSessionRoutes);
           await admin.register(adminStaffRoutes);
+          await admin.register(adminOrderRoutes);
+          await admin.register(adminRefundRoutes);
         },
         { prefix: '/admin' },
       );

@@ -80,6 +80,8 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
     },
   });
   const [command, id] = positionals;
+  // Changes made from the command line are audited with the actor `cli`.
+  const acting = { ...ctx, actor: CLI_ACTOR };
   switch (command) {
     case 'orders:to-ship': {
       const rows = await listOrdersToShip(ctx);
@@ -101,7 +103,7 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
     }
     case 'orders:ship': {
       if (!values.carrier || !values.tracking) throw new UsageError('--carrier and --tracking are required');
-      const order = await shipOrder(ctx, {
+      const order = await shipOrder(acting, {
         orderId: orderId(id),
         carrierCode: values.carrier,
         trackingNo: values.tracking,
@@ -113,12 +115,12 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
     }
     case 'orders:track': {
       if (!values.event) throw new UsageError('--event "<text>" is required');
-      await addTrackingEvent(ctx, { orderId: orderId(id), description: values.event, at: time(values.at) });
+      await addTrackingEvent(acting, { orderId: orderId(id), description: values.event, at: time(values.at) });
       out(`tracking event added to order ${id}`);
       return;
     }
     case 'orders:deliver': {
-      const order = await markDelivered(ctx, { orderId: orderId(id), at: time(values.at) });
+      const order = await markDelivered(acting, { orderId: orderId(id), at: time(values.at) });
       out(
         `order ${order.id} delivered at ${order.deliveredAt?.toISOString()}; status stays ${order.status} until the buyer confirms (or the auto-confirm sweep)`,
       );

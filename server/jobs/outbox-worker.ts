@@ -1,7 +1,9 @@
-import type { z } from 'zod';
 import type { AppContext } from '../context';
 import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
 import { orderMailJob } from '../domains/orders/orders.schemas';
+import { REFUND_MAIL_TOPIC, refundMailJob, sendRefundMail } from '../domains/payments/refund-mail';
+import { executeRefund, REFUND_TOPIC, refundEffectJob } from '../domains/payments/refunds.service';
+import type { z } from 'zod';
 import {
   sendInvitationMail,
   STAFF_INVITATION_MAIL_TOPIC,
@@ -29,6 +31,8 @@ const handler = <Payload>(definition: EffectHandler<Payload>) => definition as E
 const HANDLERS: Record<string, EffectHandler<unknown>> = {
   [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, run: sendOrderMail }),
   [STAFF_INVITATION_MAIL_TOPIC]: handler({ payload: staffInvitationMailJob, run: sendInvitationMail }),
+  [REFUND_TOPIC]: handler({ payload: refundEffectJob, run: executeRefund }),
+  [REFUND_MAIL_TOPIC]: handler({ payload: refundMailJob, run: sendRefundMail }),
 };
 
 /** How often an idle worker looks for due effects; a full batch is followed by the next at once. */

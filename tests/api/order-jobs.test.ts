@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../server/db/client';
 import { coupons, orders, orderStatusHistory } from '../../server/db/schema';
 import { shipOrder } from '../../server/domains/orders/order-operations.service';
+import { CLI_ACTOR } from '../../server/domains/audit/audit.service';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { runOrderSweep, startOrderJobs } from '../../server/jobs/order-sweep';
 import { makeShopper, placeOrderFor, prepareSku, stockOf } from '../support/buyers';
@@ -82,7 +83,7 @@ describe('shipped orders confirm themselves', () => {
     const sku = await prepareSku(server, { stock: 5 });
     const order = await placeOrderFor(buyer, sku.id);
     await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'p' });
-    await shipOrder(server.ctx, { orderId: order.id, carrierCode: 'yunda', trackingNo: 'YD55554444' });
+    await shipOrder({ ...server.ctx, actor: CLI_ACTOR }, { orderId: order.id, carrierCode: 'yunda', trackingNo: 'YD55554444' });
     const day = 24 * 60;
     expect((await runOrderSweep(server.ctx, { now: minutes(9 * day) })).confirmed).not.toContain(order.id);
     expect((await runOrderSweep(server.ctx, { now: minutes(10 * day + 1) })).confirmed).toContain(order.id);

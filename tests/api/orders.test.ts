@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runShopCommand } from '../../server/cli/shop';
 import { orders, orderTrackingEvents } from '../../server/db/schema';
 import { shipOrder } from '../../server/domains/orders/order-operations.service';
+import { CLI_ACTOR } from '../../server/domains/audit/audit.service';
 import { getOrderForPayment, markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { makeBuyer, makeShopper, placeOrderFor, prepareSku, stockOf } from '../support/buyers';
 import { decodedMail, useFakeSmtp } from '../support/mail';
@@ -25,7 +26,7 @@ describe('order reads', () => {
     const c = await placeOrderFor(buyer, sku.id);
     await paid(b.id);
     await paid(c.id);
-    await shipOrder(server.ctx, { orderId: c.id, carrierCode: 'yuantong', trackingNo: 'YT1234567890' });
+    await shipOrder({ ...server.ctx, actor: CLI_ACTOR }, { orderId: c.id, carrierCode: 'yuantong', trackingNo: 'YT1234567890' });
     const d = await placeOrderFor(buyer, sku.id);
     await server.ctx.db.update(orders).set({ status: 40 }).where(eq(orders.id, d.id));
 
@@ -145,7 +146,7 @@ describe('cancel and confirm', () => {
     const early = await buyer.call(`/v1/order/confirm/${order.id}`, { method: 'PUT' });
     expect(early.status).toBe(409);
     expect(early.body.msg).toBe('Only shipped orders can be confirmed as received');
-    await shipOrder(server.ctx, { orderId: order.id, carrierCode: 'shunfeng', trackingNo: 'SF100200300' });
+    await shipOrder({ ...server.ctx, actor: CLI_ACTOR }, { orderId: order.id, carrierCode: 'shunfeng', trackingNo: 'SF100200300' });
     const shippedCancel = await buyer.call(`/v1/order/cancel/${order.id}`, { method: 'PUT' });
     expect(shippedCancel.status).toBe(409);
     expect(await stockOf(server, sku.id)).toBe(4);
@@ -201,7 +202,7 @@ describe('shipping, tracking and emails', () => {
     expect(placedMail).toContain('Li Lei');
     expect(placedMail).toContain(`https://shop.example/zh-cn/my/order/${order.id}`);
     await paid(order.id);
-    await shipOrder(server.ctx, { orderId: order.id, carrierCode: 'zhongtong', trackingNo: 'ZT7788990011' });
+    await shipOrder({ ...server.ctx, actor: CLI_ACTOR }, { orderId: order.id, carrierCode: 'zhongtong', trackingNo: 'ZT7788990011' });
     const shippedMail = decodedMail((await smtp.waitFor((mail) => decodedMail(mail.raw).includes('ZT7788990011'))).raw);
     expect(shippedMail).toContain('已交由中通快递发出');
     expect(shippedMail).toContain('https://www.kuaidi100.com/chaxun?com=zhongtong&nu=ZT7788990011');
@@ -213,7 +214,7 @@ describe('shipping, tracking and emails', () => {
     const order = await placeOrderFor(buyer, sku.id);
     expect((await buyer.call(`/v1/order/${order.id}/express`)).status).toBe(404);
     await paid(order.id);
-    await shipOrder(server.ctx, {
+    await shipOrder({ ...server.ctx, actor: CLI_ACTOR }, {
       orderId: order.id,
       carrierCode: 'jtexpress',
       trackingNo: 'JT0001112223',

@@ -117,6 +117,18 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
         <aside className="checkout-main">
           <CheckoutCard id="detail-price" title={t('order.detail.priceDetails')}>
             <OrderInfo price={order.price} view={order} />
+            {order.refunds.length > 0 ? (
+              <ul className="order-refunds" data-testid="detail-refunds">
+                {order.refunds.map((refund, index) => (
+                  <li key={`${refund.refunded_at}-${index}`}>
+                    {t('order.refundedOn', {
+                      amount: refund.amount_text,
+                      date: formatDate(refund.refunded_at, locale),
+                    })}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
           </CheckoutCard>
           <CheckoutCard id="detail-info" title={t('confirm.orderInfo')}>
             <dl className="detail-list detail-list--stacked">

@@ -83,6 +83,20 @@ export const sandboxGatewaySessions = pgTable('sandbox_gateway_sessions', {
 });
 
 /**
+ * Refunds the sandbox gateway made, whole or partial, keyed by the merchant's idempotency
+ * key as a real gateway does: asking again with the same key answers the same refund.
+ */
+export const sandboxGatewayRefunds = pgTable('sandbox_gateway_refunds', {
+  id: text('id').primaryKey(),
+  sessionId: text('session_id')
+    .notNull()
+    .references(() => sandboxGatewaySessions.id, { onDelete: 'cascade' }),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  amountMinor: integer('amount_minor').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Webhooks the sandbox gateway still owes the shop. A delivery that fails is retried with
  * backoff by whichever server copy claims the row first (FOR UPDATE SKIP LOCKED plus a lease).
  */

@@ -10,8 +10,9 @@ import { allowedTransition, type Actor, type OrderAction } from './order-lifecyc
  */
 const allowed: Array<[from: number, to: number, action: OrderAction, by: Actor[]]> = [
   [1, 10, 'pay', ['payment']],
-  [1, 60, 'cancel', ['buyer', 'system']],
+  [1, 60, 'cancel', ['buyer', 'system', 'operator']],
   [10, 20, 'ship', ['operator']],
+  [10, 41, 'refundInFull', ['payment']],
   [10, 40, 'requestRefund', ['buyer']],
   [20, 30, 'confirmReceipt', ['buyer', 'system']],
   [20, 40, 'requestRefund', ['buyer']],
@@ -43,6 +44,7 @@ const actions: OrderAction[] = [
   'approveExchange',
   'rejectExchange',
   'closeAfterSale',
+  'refundInFull',
 ];
 const actors: Actor[] = ['buyer', 'system', 'operator', 'payment'];
 const PENDING = 1;
@@ -71,7 +73,7 @@ describe('order lifecycle', () => {
             expect(allowedTransition(move, payStatusIn(from)) !== null, JSON.stringify(move)).toBe(expected);
             if (expected) allowedCount++;
           }
-    expect(allowedCount).toBe(25);
+    expect(allowedCount).toBe(27);
   });
 
   it('refuses a move whose action does not match, even between statuses the table links', () => {

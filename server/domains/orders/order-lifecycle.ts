@@ -17,7 +17,8 @@ export type OrderAction =
   | 'requestExchange'
   | 'approveExchange'
   | 'rejectExchange'
-  | 'closeAfterSale';
+  | 'closeAfterSale'
+  | 'refundInFull';
 
 /**
  * Who moves an order: the buyer, the shop's own jobs (the order sweep), an operator
@@ -51,10 +52,12 @@ const ORDER_TRANSITIONS: readonly OrderTransition[] = [
     from: S.pendingPayment,
     to: S.cancelled,
     action: 'cancel',
-    by: ['buyer', 'system'],
+    by: ['buyer', 'system', 'operator'],
     pay: { from: PAY.pending, to: PAY.cancelled },
   },
   { from: S.pendingShipment, to: S.pendingReceipt, action: 'ship', by: ['operator'] },
+  // A staff refund of everything paid for an order not yet shipped: nothing is left to send (ADR 0101).
+  { from: S.pendingShipment, to: S.refunded, action: 'refundInFull', by: ['payment'] },
   { from: S.pendingShipment, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
   { from: S.pendingReceipt, to: S.received, action: 'confirmReceipt', by: ['buyer', 'system'] },
   { from: S.pendingReceipt, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },

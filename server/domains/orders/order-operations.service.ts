@@ -1,6 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { orderItems, orders } from '../../db/schema';
-import type { AppContext } from '../../context';
+import type { ActingContext, AppContext } from '../../context';
+import { recordAudit } from '../audit/audit.service';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { CARRIERS, findCarrier } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
@@ -13,7 +14,8 @@ import { onlyRow } from '../../db/rows';
  * What the operator does to orders (the `npm run shop` CLI calls these): list what is
  * waiting to ship, ship with a carrier and tracking number, add tracking events, record
  * delivery. Delivery does not complete the order: the buyer confirms receipt, or the
- * sweep does ORDER_AUTO_CONFIRM_DAYS after shipping (ADR 0040).
+ * sweep does ORDER_AUTO_CONFIRM_DAYS after shipping (ADR 0040). Each change is recorded in
+ * the audit log in its own transaction, with the acting staff member or `cli`.
  */
 
 export interface OrderToShip {
@@ -53,7 +55,7 @@ export async function listOrdersToShip(ctx: AppContext): Promise<OrderToShip[]> 
 
 /** Status 10 -> 20 with carrier and tracking number; emails the buyer the tracking link. */
 export async function shipOrder(
-  ctx: AppContext,
+  ctx: ActingContext,
   input: { orderId: number; carrierCode: string; trackingNo: string; now?: Date },
 ): Promise<OrderRow> {
   const carrier = findCarrier(input.carrierCode);
@@ -78,6 +80,16 @@ export async function shipOrder(
     });
     await trackingProvider().record(tx, order.id, { occurredAt: now, description: '', kind: 'shipped' });
     await enqueueOrderMail({ ...ctx, db: tx }, { orderId: order.id, kind: 'shipped' });
+    await recordAudit(
+      { ...ctx, db: tx },
+      {
+        action: 'order.shipped',
+        entityType: 'order',
+        entityId: order.id,
+        before: { status: order.status },
+        after: { status: moved.status, carrier_code: carrier.code, tracking_no: trackingNo },
+      },
+    );
     return moved;
   });
   return shipped;
@@ -92,22 +104,30 @@ async function shippedOrder(ctx: AppContext, orderId: number): Promise<OrderRow>
 
 /** An operator's tracking note ("Arrived at Los Angeles hub"), at `at` or now. */
 export async function addTrackingEvent(
-  ctx: AppContext,
+  ctx: ActingContext,
   input: { orderId: number; description: string; at?: Date },
 ): Promise<void> {
-  const description = input.description.trim();
+  const description = input.description.trim().slice(0, 500);
   if (!description) throw new BadRequestError('validation.required', { field: 'event' });
-  const order = await shippedOrder(ctx, input.orderId);
-  await trackingProvider().record(ctx.db, order.id, {
-    occurredAt: input.at ?? new Date(),
-    description: description.slice(0, 500),
-    kind: 'update',
+  const occurredAt = input.at ?? new Date();
+  await ctx.db.transaction(async (tx) => {
+    const order = await shippedOrder({ ...ctx, db: tx }, input.orderId);
+    await trackingProvider().record(tx, order.id, { occurredAt, description, kind: 'update' });
+    await recordAudit(
+      { ...ctx, db: tx },
+      {
+        action: 'order.tracking_added',
+        entityType: 'order',
+        entityId: order.id,
+        after: { description, occurred_at: occurredAt },
+      },
+    );
   });
 }
 
 /** Records delivery (a tracking event and `delivered_at`); the status stays 20 until receipt is confirmed. */
 export async function markDelivered(
-  ctx: AppContext,
+  ctx: ActingContext,
   input: { orderId: number; at?: Date; description?: string },
 ): Promise<OrderRow> {
   const at = input.at ?? new Date();
@@ -126,6 +146,16 @@ export async function markDelivered(
         .set({ deliveredAt: at, updatedAt: sql`now()` })
         .where(eq(orders.id, order.id))
         .returning(),
+    );
+    await recordAudit(
+      { ...ctx, db: tx },
+      {
+        action: 'order.delivered',
+        entityType: 'order',
+        entityId: order.id,
+        before: { delivered_at: order.deliveredAt },
+        after: { delivered_at: at },
+      },
     );
     return updated;
   });

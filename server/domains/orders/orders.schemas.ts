@@ -88,6 +88,15 @@ export const orderDetail = orderSummary.extend({
     }),
   ),
   shipment: shipment.nullable(),
+  refunds: z
+    .array(
+      z.object({
+        amount: amountViewSchema,
+        amount_text: z.string().describe("'￥12.00': the settlement currency, as charged"),
+        refunded_at: z.string(),
+      }),
+    )
+    .describe('money the shop gave back, oldest first (only refunds the gateway confirmed)'),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
 

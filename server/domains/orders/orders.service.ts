@@ -1,10 +1,10 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { hasMessage, pickText, translate, type Locale } from '../../../i18n';
-import { orderItems, orders, orderStatusHistory } from '../../db/schema';
+import { orderItems, orders, orderStatusHistory, refunds } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { retireStockPages } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
-import { amountView, isCurrency, rateText, type Currency } from '../../shared/money';
+import { amountView, formatPrice, isCurrency, rateText, type Currency } from '../../shared/money';
 import type { AmountView } from '../../shared/money.schemas';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
@@ -61,11 +61,11 @@ function itemView(item: ItemRow, order: OrderRow, locale: Locale): OrderLine {
 }
 
 /** A status in words; the key type checks that every status has a message. A number no status has reads as itself. */
-function orderStatusText(locale: Locale, status: number): string {
+export function orderStatusText(locale: Locale, status: number): string {
   return isOrderStatus(status) ? translate(locale, `order.status.${status}`) : String(status);
 }
 
-function payStatusText(locale: Locale, payStatus: number): string {
+export function payStatusText(locale: Locale, payStatus: number): string {
   return isPayStatus(payStatus) ? translate(locale, `order.payStatus.${payStatus}`) : String(payStatus);
 }
 
@@ -213,16 +213,22 @@ export async function getOrderDetail(
   input: { userId: number; id: number; locale: Locale },
 ): Promise<OrderDetail> {
   const order = await ownOrder(ctx, input.userId, input.id);
-  const [items, history] = await Promise.all([
+  const [items, history, refunded] = await Promise.all([
     itemsOf(ctx, [order.id]),
     ctx.db
       .select()
       .from(orderStatusHistory)
       .where(eq(orderStatusHistory.orderId, order.id))
       .orderBy(asc(orderStatusHistory.id)),
+    ctx.db
+      .select({ amountMinor: refunds.amountMinor, succeededAt: refunds.succeededAt })
+      .from(refunds)
+      .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
+      .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
   ]);
   const money = moneyOf(order);
   const { locale } = input;
+  const { currency } = currencies(order);
   const address = order.address;
   const region = [pickText(address.province_name, locale), pickText(address.city_name, locale)].filter(Boolean);
   return {
@@ -252,6 +258,11 @@ export async function getOrderDetail(
       at: entry.createdAt.toISOString(),
     })),
     shipment: shipmentView(order, locale),
+    refunds: refunded.map((refund) => ({
+      amount: money(refund.amountMinor),
+      amount_text: formatPrice({ amountMinor: refund.amountMinor, currency }),
+      refunded_at: (refund.succeededAt ?? new Date(0)).toISOString(),
+    })),
   };
 }
 

@@ -10,9 +10,10 @@ const allowed: Array<[PaymentState, PaymentState, PaymentAction]> = [
   ['failed', 'refund_pending', 'oweRefund'],
   ['succeeded', 'refund_pending', 'oweRefund'],
   ['refund_pending', 'refunded', 'confirmRefund'],
+  ['succeeded', 'refunded', 'refundInFull'],
 ];
 const states: PaymentState[] = ['pending', 'succeeded', 'failed', 'refund_pending', 'refunded'];
-const actions: PaymentAction[] = ['capture', 'decline', 'oweRefund', 'confirmRefund'];
+const actions: PaymentAction[] = ['capture', 'decline', 'oweRefund', 'confirmRefund', 'refundInFull'];
 
 describe('payment lifecycle', () => {
   it('allows exactly the listed transitions', () => {

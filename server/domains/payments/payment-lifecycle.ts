@@ -12,10 +12,11 @@ import type { PaymentState } from '../../db/schema';
  * - failed: declined or expired at the gateway; the order stays payable.
  * - refund_pending: captured, but the order could not take it (cancelled meanwhile, or paid
  *   by another attempt); a refund is owed and retried until the gateway confirms it.
- * - refunded: the gateway confirmed the refund.
+ * - refunded: the gateway confirmed the refund of everything captured: an owed refund, or
+ *   staff refunds (refunds.service.ts) that together reached the captured amount.
  */
 
-export type PaymentAction = 'capture' | 'decline' | 'oweRefund' | 'confirmRefund';
+export type PaymentAction = 'capture' | 'decline' | 'oweRefund' | 'confirmRefund' | 'refundInFull';
 
 /** Every allowed move with the action that makes it: the same shape as the order lifecycle table. */
 export const PAYMENT_TRANSITIONS: ReadonlyArray<{ from: PaymentState; to: PaymentState; action: PaymentAction }> = [
@@ -26,6 +27,7 @@ export const PAYMENT_TRANSITIONS: ReadonlyArray<{ from: PaymentState; to: Paymen
   { from: 'failed', to: 'refund_pending', action: 'oweRefund' },
   { from: 'succeeded', to: 'refund_pending', action: 'oweRefund' },
   { from: 'refund_pending', to: 'refunded', action: 'confirmRefund' },
+  { from: 'succeeded', to: 'refunded', action: 'refundInFull' },
 ];
 
 export function canTransition(from: PaymentState, to: PaymentState, action: PaymentAction): boolean {

@@ -43,6 +43,11 @@ export interface RefundRequest {
   chargeRef: string | null;
   amountMinor: number;
   currency: Currency;
+  /**
+   * Names this refund at the gateway, so a retry after a lost answer refunds once: a staff
+   * refund's own key, or `refund-payment-<id>` for a whole payment owed back.
+   */
+  idempotencyKey: string;
 }
 
 /** A webhook whose signature, timestamp or shape is not acceptable. */
@@ -57,6 +62,6 @@ export interface PaymentProvider {
   createCheckout(ctx: AppContext, request: CheckoutRequest): Promise<CheckoutSession>;
   /** Throws WebhookVerificationError unless the raw body is signed by the gateway. */
   verifyWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): PaymentEvent;
-  /** Idempotent per payment: asking twice refunds once. */
+  /** All or part of a captured payment; idempotent per `idempotencyKey`: asking twice refunds once. */
   refund(ctx: AppContext, request: RefundRequest): Promise<{ refundRef: string }>;
 }

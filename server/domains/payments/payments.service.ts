@@ -248,6 +248,7 @@ export async function refundPayment(ctx: AppContext, paymentId: number): Promise
       chargeRef: payment.chargeRef,
       amountMinor: payment.amountMinor,
       currency: payment.currency,
+      idempotencyKey: `refund-payment-${payment.id}`,
     });
     await ctx.db
       .update(payments)

@@ -88,10 +88,21 @@ describe('stripe provider (against a local fake of the API)', () => {
       chargeRef: 'pi_abc',
       amountMinor: 100,
       currency: 'USD' as const,
+      idempotencyKey: 'refund-payment-9',
     };
     const first = await provider().refund(ctx, request);
     const second = await provider().refund(ctx, request);
     expect(second.refundRef).toBe(first.refundRef);
     expect(fake.refunds.filter((refund) => refund.payment_intent === 'pi_abc')).toHaveLength(1);
+  });
+
+  it('sends the amount of a partial refund and its own idempotency key', async () => {
+    const part = { paymentId: 10, providerRef: 'cs_y', chargeRef: 'pi_def', currency: 'USD' as const };
+    await provider().refund(ctx, { ...part, amountMinor: 300, idempotencyKey: 'staff-refund-a' });
+    await provider().refund(ctx, { ...part, amountMinor: 200, idempotencyKey: 'staff-refund-b' });
+    expect(fake.refunds.filter((refund) => refund.payment_intent === 'pi_def')).toEqual([
+      expect.objectContaining({ amount: '300', idempotencyKey: 'staff-refund-a' }),
+      expect.objectContaining({ amount: '200', idempotencyKey: 'staff-refund-b' }),
+    ]);
   });
 });

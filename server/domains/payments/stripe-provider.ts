@@ -102,8 +102,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
     async refund(_ctx, request) {
       if (!request.chargeRef) throw new Error(`stripe: payment ${request.paymentId} has no payment intent to refund`);
       const refund = await stripe.refunds.create(
-        { payment_intent: request.chargeRef, metadata: { payment_id: String(request.paymentId) } },
-        { idempotencyKey: `refund-payment-${request.paymentId}` },
+        {
+          payment_intent: request.chargeRef,
+          amount: request.amountMinor,
+          metadata: { payment_id: String(request.paymentId) },
+        },
+        { idempotencyKey: request.idempotencyKey },
       );
       return { refundRef: refund.id };
     },

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
-import { sandboxGatewaySessions, sandboxGatewayWebhooks } from '../../../db/schema';
+import { sandboxGatewayRefunds, sandboxGatewaySessions, sandboxGatewayWebhooks } from '../../../db/schema';
 import type { AppContext } from '../../../context';
 import type { Env } from '../../../shared/env';
 import { retryDelayMs } from '../../../shared/backoff';
@@ -119,8 +119,17 @@ export async function completeSandboxSession(
   });
 }
 
-/** Refunds a paid session; asking again for the same session returns the same refund. */
-export async function refundSandboxSession(ctx: AppContext, sessionId: string): Promise<{ refundId: string }> {
+/**
+ * Refunds all or part of a paid session, as a real gateway's refund API: the merchant's
+ * idempotency key names the refund (asking again with it answers the same refund), and the
+ * refunds of a session never add up to more than it captured. The session reads `refunded`
+ * once nothing is left.
+ */
+export async function refundSandboxSession(
+  ctx: AppContext,
+  sessionId: string,
+  request: { amountMinor: number; idempotencyKey: string },
+): Promise<{ refundId: string }> {
   return ctx.db.transaction(async (tx) => {
     const [session] = await tx
       .select()
@@ -128,14 +137,34 @@ export async function refundSandboxSession(ctx: AppContext, sessionId: string): 
       .where(eq(sandboxGatewaySessions.id, sessionId))
       .for('update');
     if (!session) throw new Error(`sandbox gateway: no session ${sessionId}`);
-    if (session.refundId) return { refundId: session.refundId };
+    const [repeated] = await tx
+      .select()
+      .from(sandboxGatewayRefunds)
+      .where(eq(sandboxGatewayRefunds.idempotencyKey, request.idempotencyKey));
+    if (repeated) return { refundId: repeated.id };
     if (session.status !== 'paid')
       throw new Error(`sandbox gateway: session ${sessionId} is ${session.status}, not paid`);
+    const [done] = await tx
+      .select({ sum: sql<number>`coalesce(sum(${sandboxGatewayRefunds.amountMinor}), 0)`.mapWith(Number) })
+      .from(sandboxGatewayRefunds)
+      .where(eq(sandboxGatewayRefunds.sessionId, sessionId));
+    const refunded = done?.sum ?? 0;
+    if (request.amountMinor <= 0 || refunded + request.amountMinor > session.amountMinor)
+      throw new Error(
+        `sandbox gateway: refund of ${request.amountMinor} exceeds what is left of session ${sessionId} (${session.amountMinor - refunded})`,
+      );
     const refundId = randomId('re_sbx');
-    await tx
-      .update(sandboxGatewaySessions)
-      .set({ status: 'refunded', refundId, updatedAt: new Date() })
-      .where(eq(sandboxGatewaySessions.id, sessionId));
+    await tx.insert(sandboxGatewayRefunds).values({
+      id: refundId,
+      sessionId,
+      idempotencyKey: request.idempotencyKey,
+      amountMinor: request.amountMinor,
+    });
+    if (refunded + request.amountMinor === session.amountMinor)
+      await tx
+        .update(sandboxGatewaySessions)
+        .set({ status: 'refunded', refundId, updatedAt: new Date() })
+        .where(eq(sandboxGatewaySessions.id, sessionId));
     return { refundId };
   });
 }

@@ -52,7 +52,10 @@ export function createSandboxProvider(secret: string): PaymentProvider {
       };
     },
     async refund(ctx: AppContext, request) {
-      const { refundId } = await refundSandboxSession(ctx, request.providerRef);
+      const { refundId } = await refundSandboxSession(ctx, request.providerRef, {
+        amountMinor: request.amountMinor,
+        idempotencyKey: request.idempotencyKey,
+      });
       return { refundRef: refundId };
     },
   };

@@ -10,7 +10,7 @@ import Stripe from 'stripe';
 export interface FakeStripe {
   url: string;
   sessions: Map<string, Record<string, unknown>>;
-  refunds: Array<{ id: string; payment_intent: string; idempotencyKey: string | undefined }>;
+  refunds: Array<{ id: string; payment_intent: string; amount: string | null; idempotencyKey: string | undefined }>;
   requests: Array<{ method: string; path: string; form: URLSearchParams; authorization: string | undefined }>;
   /** Makes the next N requests answer 500 (a gateway outage). */
   failNext(count: number): void;
@@ -77,6 +77,7 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
         const refund = known ?? {
           id: `re_test_${++counter}`,
           payment_intent: form.get('payment_intent') ?? '',
+          amount: form.get('amount'),
           idempotencyKey,
         };
         if (!known) refunds.push(refund);

@@ -1,0 +1,317 @@
+import { z } from 'zod';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { orders, payments, refunds } from '../../db/schema';
+import type { ActingContext, AppContext, StaffPrincipal, TransactionContext } from '../../context';
+import { onlyRow } from '../../db/rows';
+import { AppError, ForbiddenError, NotFoundError } from '../../shared/errors';
+import { formatPrice, isCurrency } from '../../shared/money';
+import { ORDER_STATUS } from '../../shared/order-status';
+import { recordAudit, systemActor } from '../audit/audit.service';
+import { enqueueEffect } from '../outbox/outbox.service';
+import { lockOrder, moveOrder, releaseOrderHolds, type ReleasedStock } from '../orders/order-state';
+import { retireStockPages } from '../../shared/content-version';
+import { canTransition } from './payment-lifecycle';
+import { providerNamed } from './payment-providers';
+import { canMoveRefund, REFUND_HOLDING_STATES, type RefundAction } from './refund-lifecycle';
+import { enqueueRefundMail } from './refund-mail';
+
+/**
+ * Staff refunds of all or part of a paid order (ADR 0101). A request locks the order's
+ * captured payment, so two refunds at once cannot together take more than it captured less
+ * what other refunds hold. Above the requester's limit it waits for a second member whose
+ * limit covers it. The gateway is asked after the commit, by the outbox (topic REFUND_TOPIC),
+ * with the refund's idempotency key, so a retry never refunds twice.
+ */
+
+export const REFUND_TOPIC = 'refund';
+export const refundEffectJob = z.object({ refundId: z.number().int().positive() });
+/** After this many refused attempts at the gateway the refund is `failed` and its amount refundable again. */
+export const REFUND_MAX_ATTEMPTS = 8;
+
+export type RefundRow = typeof refunds.$inferSelect;
+type StaffActing = ActingContext & { staff: StaffPrincipal };
+
+class RefundConflictError extends AppError {
+  constructor(
+    key: 'refund.notPaid' | 'refund.keyReused' | 'refund.notAwaitingApproval',
+    params?: Record<string, string>,
+  ) {
+    super('conflict', key, params);
+  }
+}
+
+class RefundExceedsError extends AppError {
+  constructor(amount: string) {
+    super('conflict', 'refund.exceedsRefundable', { amount });
+  }
+}
+
+function money(amountMinor: number, currency: string): string {
+  return formatPrice({ amountMinor, currency: isCurrency(currency) ? currency : 'CNY' });
+}
+
+function refundAudit(refund: RefundRow) {
+  return {
+    order_id: refund.orderId,
+    payment_id: refund.paymentId,
+    amount_minor: refund.amountMinor,
+    currency: refund.currency,
+    status: refund.status,
+  };
+}
+
+async function refundByKey(ctx: AppContext, key: string): Promise<RefundRow | undefined> {
+  const [row] = await ctx.db.select().from(refunds).where(eq(refunds.idempotencyKey, key));
+  return row;
+}
+
+/** What refunds not failed or rejected already hold of a payment. */
+async function heldOf(ctx: AppContext, paymentId: number): Promise<number> {
+  const [row] = await ctx.db
+    .select({ sum: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), inArray(refunds.status, [...REFUND_HOLDING_STATES])));
+  return row?.sum ?? 0;
+}
+
+async function enqueueRefund(ctx: TransactionContext, refundId: number): Promise<void> {
+  await enqueueEffect(ctx, { topic: REFUND_TOPIC, payload: { refundId }, dedupeKey: `refund:${refundId}` });
+}
+
+/**
+ * `POST /v1/admin/orders/:id/refunds`: refunds `amountMinor` of the order's captured payment.
+ * A repeat with the same idempotency key answers the refund it made, whatever its state now.
+ */
+export async function requestRefund(
+  ctx: StaffActing,
+  input: { orderId: number; amountMinor: number; reason: string; idempotencyKey: string },
+): Promise<RefundRow> {
+  const repeated = await refundByKey(ctx, input.idempotencyKey);
+  if (repeated) return sameOrder(repeated, input.orderId);
+  return ctx.db.transaction(async (tx) => {
+    const t = { ...ctx, db: tx };
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.orderId, input.orderId), eq(payments.status, 'succeeded')))
+      .orderBy(asc(payments.id))
+      .limit(1)
+      .for('update');
+    if (!payment) {
+      const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
+      if (!order) throw new NotFoundError('order.notFound');
+      throw new RefundConflictError('refund.notPaid');
+    }
+    // A concurrent request with the same key waited on the lock above; it finds the refund now.
+    const raced = await refundByKey(t, input.idempotencyKey);
+    if (raced) return sameOrder(raced, input.orderId);
+    const left = payment.amountMinor - (await heldOf(t, payment.id));
+    if (input.amountMinor > left) throw new RefundExceedsError(money(Math.max(left, 0), payment.currency));
+    const limit = ctx.staff.refundLimitMinor;
+    const withinLimit = limit === null || input.amountMinor <= limit;
+    const refund = onlyRow(
+      await tx
+        .insert(refunds)
+        .values({
+          orderId: input.orderId,
+          paymentId: payment.id,
+          amountMinor: input.amountMinor,
+          currency: payment.currency,
+          reason: input.reason,
+          status: withinLimit ? 'pending' : 'awaiting_approval',
+          idempotencyKey: input.idempotencyKey,
+          requestedBy: ctx.staff.id,
+        })
+        .returning(),
+    );
+    if (withinLimit) await enqueueRefund(t, refund.id);
+    await recordAudit(t, {
+      action: 'refund.requested',
+      entityType: 'refund',
+      entityId: refund.id,
+      after: { ...refundAudit(refund), reason: refund.reason },
+    });
+    return refund;
+  });
+}
+
+function sameOrder(refund: RefundRow, orderId: number): RefundRow {
+  if (refund.orderId !== orderId) throw new RefundConflictError('refund.keyReused');
+  return refund;
+}
+
+async function decide(
+  ctx: StaffActing,
+  refundId: number,
+  decision: { action: Extract<RefundAction, 'approve' | 'reject'>; reason?: string },
+): Promise<RefundRow> {
+  return ctx.db.transaction(async (tx) => {
+    const t = { ...ctx, db: tx };
+    const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+    if (!refund) throw new NotFoundError('refund.notFound');
+    const to = decision.action === 'approve' ? 'pending' : 'rejected';
+    if (!canMoveRefund(refund.status, to, decision.action)) throw new RefundConflictError('refund.notAwaitingApproval');
+    if (decision.action === 'approve') {
+      if (refund.requestedBy === ctx.staff.id) throw new ForbiddenError('refund.selfApproval');
+      const limit = ctx.staff.refundLimitMinor;
+      if (limit !== null && refund.amountMinor > limit)
+        throw new RefundLimitError(money(refund.amountMinor, refund.currency));
+    }
+    const decided = onlyRow(
+      await tx
+        .update(refunds)
+        .set({
+          status: to,
+          decidedBy: ctx.staff.id,
+          decidedAt: new Date(),
+          ...(decision.reason ? { lastError: decision.reason } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(refunds.id, refund.id))
+        .returning(),
+    );
+    if (to === 'pending') await enqueueRefund(t, refund.id);
+    await recordAudit(t, {
+      action: decision.action === 'approve' ? 'refund.approved' : 'refund.rejected',
+      entityType: 'refund',
+      entityId: refund.id,
+      before: { status: refund.status },
+      after: { status: decided.status, ...(decision.reason ? { reason: decision.reason } : {}) },
+    });
+    return decided;
+  });
+}
+
+class RefundLimitError extends AppError {
+  constructor(amount: string) {
+    super('forbidden', 'refund.approverLimit', { amount });
+  }
+}
+
+/** `POST /v1/admin/refunds/:id/approve`: by a member other than the requester, whose limit covers the amount. */
+export function approveRefund(ctx: StaffActing, refundId: number): Promise<RefundRow> {
+  return decide(ctx, refundId, { action: 'approve' });
+}
+
+/** `POST /v1/admin/refunds/:id/reject`: any member who may refund, the requester included (withdrawing it). */
+export function rejectRefund(ctx: StaffActing, refundId: number, reason: string): Promise<RefundRow> {
+  return decide(ctx, refundId, { action: 'reject', reason });
+}
+
+const refundJob = systemActor('refunds');
+
+/**
+ * The outbox's refund effect: asks the payment's gateway for a pending refund. A refusal is
+ * thrown, so the outbox retries with backoff, until REFUND_MAX_ATTEMPTS marks it failed.
+ */
+export async function executeRefund(ctx: AppContext, job: z.infer<typeof refundEffectJob>): Promise<void> {
+  const [row] = await ctx.db
+    .select({ refund: refunds, payment: payments })
+    .from(refunds)
+    .innerJoin(payments, eq(payments.id, refunds.paymentId))
+    .where(eq(refunds.id, job.refundId));
+  if (!row || row.refund.status !== 'pending') return;
+  const { refund, payment } = row;
+  try {
+    const provider = providerNamed(ctx.env, payment.provider);
+    if (!provider) throw new Error(`provider ${payment.provider} is not configured`);
+    if (!payment.providerRef) throw new Error(`payment ${payment.id} has no gateway reference`);
+    const { refundRef } = await provider.refund(ctx, {
+      paymentId: payment.id,
+      providerRef: payment.providerRef,
+      chargeRef: payment.chargeRef,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+      idempotencyKey: refund.idempotencyKey,
+    });
+    await confirmRefund(ctx, refund.id, refundRef);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).slice(0, 500);
+    const attempts = refund.attempts + 1;
+    if (attempts < REFUND_MAX_ATTEMPTS) {
+      await ctx.db
+        .update(refunds)
+        .set({ attempts, lastError: message, updatedAt: new Date() })
+        .where(eq(refunds.id, refund.id));
+      throw error;
+    }
+    await giveUp(ctx, refund, attempts, message);
+    ctx.log.error({ refundId: refund.id, err: error }, 'refunds: gateway kept refusing; refund failed');
+  }
+}
+
+async function giveUp(ctx: AppContext, refund: RefundRow, attempts: number, message: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(refunds)
+      .set({ status: 'failed', attempts, lastError: message, updatedAt: new Date() })
+      .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')))
+      .returning();
+    if (!failed) return;
+    await recordAudit(
+      { ...ctx, db: tx, actor: refundJob },
+      {
+        action: 'refund.failed',
+        entityType: 'refund',
+        entityId: refund.id,
+        before: { status: 'pending' },
+        after: { status: 'failed', last_error: message },
+      },
+    );
+  });
+}
+
+/**
+ * Records the gateway's yes: the refund succeeds; once refunds reach what the payment
+ * captured the payment is `refunded`; a paid order not yet shipped that is refunded in full
+ * moves to Refunded (41) and its stock goes back on the shelf (ADR 0101). The buyer is emailed.
+ */
+async function confirmRefund(ctx: AppContext, refundId: number, refundRef: string): Promise<void> {
+  const released = await ctx.db.transaction(async (tx) => {
+    const t = { ...ctx, db: tx, actor: refundJob };
+    // The payment first, as requests lock it, so the two never wait on each other in opposite order.
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(eq(payments.id, sql`(select ${refunds.paymentId} from ${refunds} where ${refunds.id} = ${refundId})`))
+      .for('update');
+    const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
+    if (!payment || !refund || !canMoveRefund(refund.status, 'succeeded', 'confirm')) return null;
+    let released: ReleasedStock | null = null;
+    const now = new Date();
+    await tx
+      .update(refunds)
+      .set({ status: 'succeeded', providerRefundRef: refundRef, succeededAt: now, lastError: null, updatedAt: now })
+      .where(eq(refunds.id, refund.id));
+    const [done] = await tx
+      .select({ sum: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'succeeded')));
+    if ((done?.sum ?? 0) >= payment.amountMinor && canTransition(payment.status, 'refunded', 'refundInFull')) {
+      await tx
+        .update(payments)
+        .set({ status: 'refunded', refundRef, refundedAt: now, updatedAt: now })
+        .where(eq(payments.id, payment.id));
+      const order = await lockOrder(tx, payment.orderId);
+      if (order?.status === ORDER_STATUS.pendingShipment) {
+        await moveOrder(tx, order, {
+          action: 'refundInFull',
+          to: ORDER_STATUS.refunded,
+          actor: 'payment',
+          note: 'order.history.refundedInFull',
+        });
+        released = await releaseOrderHolds(t, order);
+      }
+    }
+    await enqueueRefundMail(t, refund.id);
+    await recordAudit(t, {
+      action: 'refund.succeeded',
+      entityType: 'refund',
+      entityId: refund.id,
+      before: { status: refund.status },
+      after: { status: 'succeeded', provider_refund_ref: refundRef },
+    });
+    return released;
+  });
+  if (released) await retireStockPages(ctx, { productIds: released.productIds, listingsToo: released.backInStock });
+}
