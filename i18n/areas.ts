@@ -15,6 +15,7 @@ import { adminMessages } from './messages/admin';
 import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
 import { adminOrderMessages } from './messages/admin-orders';
+import { adminCustomerMessages } from './messages/admin-customers';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -35,6 +36,7 @@ export const MESSAGE_AREAS = {
   adminConsole: adminConsoleMessages,
   adminStaff: adminStaffMessages,
   adminOrders: adminOrderMessages,
+  adminCustomers: adminCustomerMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

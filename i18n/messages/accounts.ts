@@ -10,6 +10,7 @@ export const accountMessages = defineMessages({
     'accounts.codeSent': 'The verification code has been sent. Please check your email',
     'accounts.captcha.invalid': 'The captcha answer is wrong or has expired. Please enter the new one',
     'accounts.login.invalid': 'Incorrect email or password',
+    'accounts.login.disabled': 'This account has been disabled. Please contact the shop if you think this is a mistake',
     'accounts.login.locked': 'Too many failed sign-in attempts from here. Please try again in {seconds} seconds',
     'accounts.login.slowed':
       'This account has had many failed sign-in attempts, so each try must wait. Please try again in {seconds} seconds',
@@ -64,6 +65,7 @@ export const accountMessages = defineMessages({
     'accounts.codeSent': '验证码已发送，请查收邮件',
     'accounts.captcha.invalid': '图形验证码错误或已过期，请重新输入',
     'accounts.login.invalid': '邮箱或密码错误',
+    'accounts.login.disabled': '此账号已被停用。如有疑问，请联系本店',
     'accounts.login.locked': '此处登录失败次数过多，请在 {seconds} 秒后重试',
     'accounts.login.slowed': '该账号近期登录失败次数较多，每次尝试需间隔等待，请在 {seconds} 秒后重试',
     'accounts.email.required': '请输入邮箱地址',

@@ -44,6 +44,8 @@ export const shellMessages = defineMessages({
     'account.toast.registered': 'Registration successful',
     'account.toast.loggedOut': 'You have logged out',
     'account.toast.googleFailed': 'Google sign-in did not complete. Please try again or use your email.',
+    'account.toast.accountDisabled':
+      'This account has been disabled. Please contact the shop if you think this is a mistake.',
     'account.toast.sessionEnded': 'Please log in again to continue.',
     'account.toast.saved': 'Saved',
     'account.toast.passwordChanged': 'Password changed',
@@ -98,6 +100,7 @@ export const shellMessages = defineMessages({
     'account.toast.registered': '注册成功',
     'account.toast.loggedOut': '您已退出登录',
     'account.toast.googleFailed': 'Google 登录未完成，请重试或使用邮箱登录。',
+    'account.toast.accountDisabled': '此账号已被停用。如有疑问，请联系本店。',
     'account.toast.sessionEnded': '请重新登录后继续。',
     'account.toast.saved': '已保存',
     'account.toast.passwordChanged': '密码已修改',

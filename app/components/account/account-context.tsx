@@ -171,11 +171,12 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
     [openLogin, toast],
   );
 
-  // Google's return path carries ?login_error=google when the sign-in failed: say so once, and tidy the address.
+  // Google's return path carries ?login_error=google (or disabled) when the sign-in failed: say so once, and tidy the address.
   useEffect(() => {
     const url = new URL(window.location.href);
     if (!url.searchParams.has('login_error')) return;
-    toast.show(t('account.toast.googleFailed'), 'error');
+    const disabled = url.searchParams.get('login_error') === 'disabled';
+    toast.show(t(disabled ? 'account.toast.accountDisabled' : 'account.toast.googleFailed'), 'error');
     url.searchParams.delete('login_error');
     window.history.replaceState(window.history.state, '', url.pathname + url.search + url.hash);
   }, [location.key, t, toast]);

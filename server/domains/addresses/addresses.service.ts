@@ -219,6 +219,15 @@ export async function deleteAddress(ctx: AppContext, input: { userId: number; id
   });
 }
 
+/** Deletes every address of a user (erasure, docs/console.md); answers how many went. */
+export async function deleteAllAddresses(ctx: AppContext, userId: number): Promise<number> {
+  const removed = await ctx.db
+    .delete(userAddresses)
+    .where(eq(userAddresses.userId, userId))
+    .returning({ id: userAddresses.id });
+  return removed.length;
+}
+
 /** The address as an order keeps it. */
 export async function addressSnapshot(row: AddressRow): Promise<AddressSnapshot> {
   return {

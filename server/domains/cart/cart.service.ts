@@ -182,6 +182,11 @@ export async function cartLines(
     .orderBy(asc(cartItems.createdAt), asc(cartItems.skuId));
 }
 
+/** Empties a cart (a buyer's erasure, docs/console.md). */
+export async function deleteCart(db: AppContext['db'], cartKey: CartKey): Promise<void> {
+  await db.delete(cartItems).where(eq(cartItems.cartKey, cartKey));
+}
+
 /** Deletes guest carts untouched for GUEST_CART_TTL_DAYS. */
 export async function deleteStaleGuestCarts(ctx: AppContext, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - GUEST_CART_TTL_DAYS * 24 * 60 * 60 * 1000);

@@ -62,6 +62,18 @@ export class InvalidCredentialsError extends AppError {
   }
 }
 
+/** A disabled or erased account (docs/console.md): no way of signing in opens a session for it. */
+export class AccountClosedError extends AppError {
+  constructor() {
+    super('forbidden', 'accounts.login.disabled');
+  }
+}
+
+/** Refuses an account staff disabled or erased; every sign-in path passes here before a session opens. */
+function assertAccountOpen(user: UserRow): void {
+  if (user.disabledAt || user.erasedAt) throw new AccountClosedError();
+}
+
 function takenError(constraint: string): FieldTakenError {
   if (constraint.includes('email')) return new FieldTakenError('accounts.email.taken');
   return new FieldTakenError(
@@ -106,6 +118,7 @@ async function usernameRefusal(
 }
 
 async function startSession(ctx: AppContext, user: UserRow): Promise<LoginResult> {
+  assertAccountOpen(user);
   return { session: await createSession(ctx, user.id), user: userView(user) };
 }
 
@@ -193,6 +206,8 @@ export async function findOrCreateUserByEmail(
 ): Promise<UserRow> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const existing = await findUserByEmail(ctx, email);
+    // Refused before the proof changes anything on a closed account (markEmailProven drops its password).
+    if (existing) assertAccountOpen(existing);
     if (existing) return existing.emailVerifiedAt ? existing : await markEmailProven(ctx, existing);
     try {
       const created = onlyRow(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { rowIdFromText } from '../../shared/ids.schemas';
-import { currencyCode } from '../../shared/money.schemas';
+import { addressView } from '../addresses/addresses.schemas';
 import { auditEventView } from '../audit/audit.schemas';
+import { customerOrderRow, customerSpending, exportedOrder } from '../orders/customer-orders.schemas';
 import { emailField } from './accounts.schemas';
 
 /**
@@ -14,7 +15,7 @@ import { emailField } from './accounts.schemas';
 export const CUSTOMER_STATUSES = ['active', 'disabled', 'erased'] as const;
 export type CustomerStatus = (typeof CUSTOMER_STATUSES)[number];
 
-/** List orders: newest or oldest account first, or alphabetical by email or username. */
+/** How the list is ordered: newest or oldest account first, or alphabetical by email or username. */
 export const CUSTOMER_SORTS = ['-created_at', 'created_at', 'email', '-email', 'username', '-username'] as const;
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
@@ -30,17 +31,6 @@ export type CustomerListQuery = z.infer<typeof customerListQuery>;
 
 export const customerIdParams = z.object({ id: rowIdFromText });
 
-/** What the shop has earned from a customer: paid orders in the settlement currency. */
-const spending = {
-  order_count: z.number().int().describe('every order the customer placed, whatever its status'),
-  total_spent_minor: z
-    .number()
-    .int()
-    .describe('sum of paid orders in the settlement currency, minor units (refunds not subtracted)'),
-  currency: currencyCode.describe('the settlement currency'),
-  last_order_at: z.string().nullable(),
-};
-
 export const customerRow = z.object({
   id: z.number().int(),
   email: z.string(),
@@ -48,7 +38,7 @@ export const customerRow = z.object({
   mobile: z.string().nullable(),
   status: z.enum(CUSTOMER_STATUSES),
   created_at: z.string(),
-  ...spending,
+  ...customerSpending.shape,
 });
 export type CustomerRow = z.infer<typeof customerRow>;
 
@@ -76,31 +66,6 @@ export const customerProfile = z.object({
 });
 export type CustomerProfile = z.infer<typeof customerProfile>;
 
-export const customerOrderRow = z.object({
-  id: z.number().int(),
-  order_no: z.string(),
-  status: z.number().int().describe('SPEC section 4 order status'),
-  pay_status: z.number().int().describe('1 pending, 2 paid, 3 cancelled'),
-  total_minor: z.number().int(),
-  currency: currencyCode,
-  item_count: z.number().int(),
-  created_at: z.string(),
-});
-export type CustomerOrderRow = z.infer<typeof customerOrderRow>;
-
-export const customerAddressView = z.object({
-  id: z.number().int(),
-  country_code: z.string(),
-  province: z.string(),
-  city: z.string(),
-  detail: z.string(),
-  postal_code: z.string(),
-  contact_name: z.string(),
-  contact_phone: z.string(),
-  is_default: z.boolean(),
-});
-export type CustomerAddressView = z.infer<typeof customerAddressView>;
-
 export const customerSessionView = z.object({
   id: z.number().int(),
   created_at: z.string(),
@@ -109,13 +74,16 @@ export const customerSessionView = z.object({
 });
 export type CustomerSessionView = z.infer<typeof customerSessionView>;
 
+/** A sign-in provider linked to the account; the provider's subject id is never shown. */
+export const customerIdentity = z.object({ provider: z.string().describe('e.g. google'), linked_at: z.string() });
+
 export const customerDetail = z.object({
   profile: customerProfile,
-  spending: z.object(spending),
+  spending: customerSpending,
   orders: z.array(customerOrderRow).describe('the 20 most recent, newest first'),
-  addresses: z.array(customerAddressView),
+  addresses: z.array(addressView),
   sessions: z.array(customerSessionView).describe('live sessions (not revoked, not expired), most recently seen first'),
-  identities: z.array(z.object({ provider: z.string(), linked_at: z.string() })).describe('e.g. google'),
+  identities: z.array(customerIdentity),
   timeline: z.array(auditEventView).describe("the audit log's events about this customer, oldest first"),
 });
 export type CustomerDetail = z.infer<typeof customerDetail>;
@@ -142,12 +110,10 @@ export const eraseCustomerResult = z.object({
   erased_at: z.string(),
   /** False when the customer had already been erased: nothing more was done. */
   erased_now: z.boolean(),
-  orders_kept: z.number().int(),
+  orders_kept: z.number().int().describe('orders whose personal fields this call erased (kept for the books)'),
   files_removed: z.number().int(),
 });
 export type EraseCustomerResult = z.infer<typeof eraseCustomerResult>;
-
-const exportedAddress = customerAddressView.omit({ id: true }).extend({ created_at: z.string() });
 
 /**
  * A customer's data export: everything the shop holds about them, for a data-access request.
@@ -156,60 +122,11 @@ const exportedAddress = customerAddressView.omit({ id: true }).extend({ created_
 export const customerExport = z.object({
   exported_at: z.string(),
   profile: customerProfile.omit({ status: true }),
-  addresses: z.array(exportedAddress),
-  orders: z.array(
-    z.object({
-      order_no: z.string(),
-      status: z.number().int(),
-      pay_status: z.number().int(),
-      created_at: z.string(),
-      currency: currencyCode,
-      goods_amount_minor: z.number().int(),
-      shipping_fee_minor: z.number().int(),
-      discount_minor: z.number().int(),
-      total_minor: z.number().int(),
-      coupon_code: z.string().nullable(),
-      notes: z.string(),
-      shipping_address: z.object({
-        country_code: z.string(),
-        province: z.string(),
-        city: z.string(),
-        detail: z.string(),
-        postal_code: z.string(),
-        contact_name: z.string(),
-        contact_phone: z.string(),
-      }),
-      carrier_code: z.string().nullable(),
-      tracking_no: z.string().nullable(),
-      paid_at: z.string().nullable(),
-      shipped_at: z.string().nullable(),
-      delivered_at: z.string().nullable(),
-      lines: z.array(
-        z.object({
-          sku_code: z.string(),
-          product_name: z.string(),
-          properties: z.string(),
-          quantity: z.number().int(),
-          unit_price_minor: z.number().int(),
-          line_total_minor: z.number().int(),
-        }),
-      ),
-      payments: z.array(
-        z.object({
-          provider: z.string(),
-          status: z.string(),
-          amount_minor: z.number().int(),
-          currency: currencyCode,
-          created_at: z.string(),
-          paid_at: z.string().nullable(),
-          refunded_at: z.string().nullable(),
-        }),
-      ),
-    }),
-  ),
+  addresses: z.array(addressView),
+  orders: z.array(exportedOrder),
   sessions: z.array(customerSessionView.extend({ revoked_at: z.string().nullable() })),
-  identities: z.array(z.object({ provider: z.string(), linked_at: z.string() })),
-  cart: z.array(z.object({ sku_id: z.number().int(), quantity: z.number().int(), added_at: z.string() })),
+  identities: z.array(customerIdentity),
+  cart: z.array(z.object({ sku_id: z.number().int(), quantity: z.number().int() })),
   uploads: z
     .array(z.object({ url: z.string(), purpose: z.literal('avatar') }))
     .describe('files stored for the customer; uploads are linked to an account only as its avatar'),

@@ -7,7 +7,13 @@ import type { AppContext } from '../../context';
 import type { Env } from '../../shared/env';
 import { AppError, BadRequestError } from '../../shared/errors';
 import type { GoogleAuthUrl } from './accounts.schemas';
-import { findOrCreateUserByEmail, loginUser, type LoginResult, type UserRow } from './accounts.service';
+import {
+  AccountClosedError,
+  findOrCreateUserByEmail,
+  loginUser,
+  type LoginResult,
+  type UserRow,
+} from './accounts.service';
 import { countAttempt } from '../../shared/rate-limits';
 
 export const GOOGLE_ISSUER = 'https://accounts.google.com';
@@ -130,10 +136,12 @@ export function returnPath(locale: Locale, redirect: string): string {
 export async function finishGoogleSignIn(
   ctx: AppContext,
   query: Record<string, string>,
-): Promise<{ result: LoginResult; redirectTo: string } | { result: null; locale: Locale | null }> {
+): Promise<
+  { result: LoginResult; redirectTo: string } | { result: null; locale: Locale | null; reason: 'failed' | 'disabled' }
+> {
   const state = query.state;
   const stored = state && state.length <= 200 ? await ctx.kv.take(stateKey(state)) : null;
-  if (!stored) return { result: null, locale: null };
+  if (!stored) return { result: null, locale: null, reason: 'failed' };
   const pending = JSON.parse(stored) as PendingSignIn;
   try {
     const config = await configuration(ctx.env);
@@ -146,15 +154,17 @@ export async function finishGoogleSignIn(
       idTokenExpected: true,
     });
     const claims = tokens.claims();
-    if (!claims) return { result: null, locale: pending.locale };
+    if (!claims) return { result: null, locale: pending.locale, reason: 'failed' };
     const result = await loginUser(ctx, await userForGoogleClaims(ctx, claims));
     return { result, redirectTo: returnPath(pending.locale, pending.redirect) };
   } catch (error) {
+    // A disabled account is the buyer's to know about, not a fault: the storefront says so.
+    if (error instanceof AccountClosedError) return { result: null, locale: pending.locale, reason: 'disabled' };
     ctx.log.warn(
       { err: { message: (error as Error).message, code: (error as { code?: string }).code } },
       'google sign-in failed',
     );
-    return { result: null, locale: pending.locale };
+    return { result: null, locale: pending.locale, reason: 'failed' };
   }
 }
 

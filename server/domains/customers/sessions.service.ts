@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { markPersonal, type AppContext, type SessionUser } from '../../context';
 import { onlyRow } from '../../db/rows';
@@ -71,6 +71,8 @@ export async function lookupSession(
       username: users.username,
       avatar: users.avatar,
       sex: users.sex,
+      disabledAt: users.disabledAt,
+      erasedAt: users.erasedAt,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -80,8 +82,9 @@ export async function lookupSession(
   if (sign !== undefined && (sign === null || !signMatches(ctx.env.SESSION_SECRET, token, row.id, sign))) {
     return { status: 'expired' };
   }
-  if (row.revokedAt || row.expiresAt <= now) return { status: 'expired' };
-  const { expiresAt, revokedAt: _revoked, rotatedAt, ...user } = row;
+  // A disabled or erased account has its sessions revoked; this also stops one opened in a race with that.
+  if (row.revokedAt || row.expiresAt <= now || row.disabledAt || row.erasedAt) return { status: 'expired' };
+  const { expiresAt, revokedAt: _revoked, rotatedAt, disabledAt: _disabled, erasedAt: _erased, ...user } = row;
   const refreshDue = !rotatedAt && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_WINDOW_SECONDS * 1000;
   return { status: 'active', user, expiresAt, refreshDue };
 }
@@ -105,18 +108,24 @@ export async function rotateSession(ctx: AppContext, sessionId: number, userId: 
   return createSession(ctx, userId);
 }
 
-/** Revokes every live session of a user, or every one but `exceptSessionId` (password change). */
-export async function revokeUserSessions(ctx: AppContext, userId: number, exceptSessionId?: number): Promise<void> {
-  await ctx.db
+/**
+ * Revokes every live session of a user, or every one but `exceptSessionId` (password change);
+ * answers how many it ended.
+ */
+export async function revokeUserSessions(ctx: AppContext, userId: number, exceptSessionId?: number): Promise<number> {
+  const revoked = await ctx.db
     .update(sessions)
     .set({ revokedAt: new Date() })
     .where(
       and(
         eq(sessions.userId, userId),
         isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
         exceptSessionId === undefined ? undefined : ne(sessions.id, exceptSessionId),
       ),
-    );
+    )
+    .returning({ id: sessions.id });
+  return revoked.length;
 }
 
 export async function revokeSession(ctx: AppContext, sessionId: number): Promise<void> {

@@ -45,3 +45,21 @@ export async function storeUploadedImage(
   await fs.writeFile(path.join(folder, name), webp);
   return { url: `${UPLOADS_URL_PREFIX}${month}/${name}`, storedBytes: webp.length };
 }
+
+/**
+ * Deletes a stored upload given its `/uploads/...` address (a buyer's erasure); answers
+ * whether a file went. Addresses outside DATA_DIR/uploads (a Google picture) are left alone.
+ */
+export async function deleteUploadedFile(ctx: AppContext, url: string): Promise<boolean> {
+  if (!url.startsWith(UPLOADS_URL_PREFIX)) return false;
+  const root = uploadsRoot(ctx);
+  const file = path.resolve(root, url.slice(UPLOADS_URL_PREFIX.length));
+  if (!file.startsWith(root + path.sep)) return false;
+  try {
+    await fs.unlink(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+}

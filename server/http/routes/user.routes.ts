@@ -227,7 +227,8 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 /**
  * `GET /token_url` (the redirect URI, outside /v1): finishes Google's code flow, sets the
  * session cookie and sends the browser back to where it started; on failure to the home
- * page with `?login_error=google`, which the storefront shows as a message.
+ * page with `?login_error=google` (or `disabled` for an account staff disabled), which the
+ * storefront shows as a message.
  */
 export const googleCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
@@ -236,7 +237,10 @@ export const googleCallbackRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const finished = await finishGoogleSignIn(request.ctx, request.query);
-      if (!finished.result) return reply.redirect(`/${finished.locale ?? request.ctx.locale}/?login_error=google`, 302);
+      if (!finished.result) {
+        const error = finished.reason === 'disabled' ? 'disabled' : 'google';
+        return reply.redirect(`/${finished.locale ?? request.ctx.locale}/?login_error=${error}`, 302);
+      }
       startWebSession(reply, finished.result.session);
       await adoptGuestCart(request, reply, finished.result.user.id);
       return reply.redirect(finished.redirectTo, 302);
