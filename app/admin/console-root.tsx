@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { isRouteErrorResponse, Link, Outlet, type ShouldRevalidateFunctionArgs } from 'react-router';
 import { loadMessagePacks, translate } from '../../i18n';
 import { normalizeLocale, type Locale } from '../../i18n/locales';
@@ -9,7 +8,7 @@ import { htmlLang } from '~/lib/i18n';
 import { pageLocale } from '~/lib/message-packs';
 import { readBrowserCookie } from '~/lib/api-client';
 import { adminApi, setApiLocale } from './lib/admin-api';
-import { useConsole, type ConsoleData } from './lib/console-context';
+import type { ConsoleData } from './lib/console-context';
 import './styles/console.css';
 
 /**
@@ -26,6 +25,8 @@ export async function clientLoader(): Promise<ConsoleData> {
   const locale: Locale = session.staff?.locale ?? normalizeLocale(readBrowserCookie('lang')) ?? pageLocale();
   setApiLocale(locale);
   await loadMessagePacks(locale, ['admin']);
+  // The document is the storefront's; its language becomes the member's (screen readers, fonts).
+  document.documentElement.lang = htmlLang(locale);
   return { staff: session.staff, setupRequired: session.setup_required, locale };
 }
 clientLoader.hydrate = true as const;
@@ -59,12 +60,6 @@ export function HydrateFallback() {
 }
 
 export default function ConsoleRoot() {
-  const { locale } = useConsole();
-  useEffect(() => {
-    document.documentElement.lang = htmlLang(locale);
-    document.documentElement.classList.add('console-document');
-    return () => document.documentElement.classList.remove('console-document');
-  }, [locale]);
   return (
     <div className="console-app">
       <Outlet />

@@ -3,7 +3,8 @@ import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { MessageKey } from '../../i18n';
 import type { Permission } from '../../server/domains/staff/permissions';
 import { adminApi, signInPath } from './lib/admin-api';
-import { useCan, useConsole, useConsoleT, useRedirect } from './lib/console-context';
+import { useCan, useConsole, useConsoleT } from './lib/console-context';
+import { useRedirect } from './components/ui';
 import { Icon, type IconName } from './components/icon';
 
 interface NavItem {

@@ -77,7 +77,7 @@ async function paidOrder(options: { contactName: string; countryCode?: string; t
     chargeRef: `ch_${orderNo}`,
     amountMinor: totalMinor,
     currency: 'CNY',
-    status: 'paid',
+    status: 'succeeded',
     paidAt: new Date(),
   });
   return { id: order.id, orderNo, buyer };

@@ -18,9 +18,9 @@ export function TwoStepEnrol({ onDone }: { onDone: () => void }) {
   const [codes, setCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
   const [copied, setCopied] = useState(false);
-  const start = useAction(async () => setEnrolment(await adminApi<Enrolment>('/me/two-step', { body: {} })));
+  const start = useAction(async () => setEnrolment(await adminApi<Enrolment>('/me/totp', { body: {} })));
   const confirm = useAction(async () => {
-    const answer = await adminApi<RecoveryCodes>('/me/two-step/confirm', { body: { code } });
+    const answer = await adminApi<RecoveryCodes>('/me/totp/confirm', { body: { code } });
     setCodes(answer.recovery_codes);
   });
   useEffect(() => {

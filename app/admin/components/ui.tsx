@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { MessageKey } from '../../../i18n';
+import { useNavigate } from 'react-router';
 import { AdminApiError } from '../lib/admin-api';
 import { useConsoleT } from '../lib/console-context';
 
@@ -183,4 +184,15 @@ export function Field({
 /** A zod issue's message as a console text: our schemas carry no texts, so the field says what it expects. */
 export function fieldError(hasError: boolean, key: MessageKey, t: (key: MessageKey) => string): string | undefined {
   return hasError ? t(key) : undefined;
+}
+
+/**
+ * Replaces the current entry with `to` once rendered. (Not <Navigate>: a react-router export
+ * only the console used would be kept in the vendor chunk every storefront page loads.)
+ */
+export function useRedirect(to: string | null): void {
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (to) void navigate(to, { replace: true });
+  }, [navigate, to]);
 }

@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useMatches, useNavigate, useRouteLoaderData } from 'react-router';
+import { useMatches, useRouteLoaderData } from 'react-router';
 import { translator, type Translate } from '../../../i18n';
 import type { Locale } from '../../../i18n/locales';
 import type { Permission } from '../../../server/domains/staff/permissions';
@@ -44,12 +43,4 @@ export function useStaff(): StaffSelf {
 export function usePageData<Loader extends (...args: never[]) => unknown>(): Awaited<ReturnType<Loader>> {
   const matches = useMatches();
   return matches[matches.length - 1]?.data as Awaited<ReturnType<Loader>>;
-}
-
-/** Replaces the current entry with `to` once rendered (instead of <Navigate>, for the same reason). */
-export function useRedirect(to: string | null): void {
-  const navigate = useNavigate();
-  useEffect(() => {
-    if (to) void navigate(to, { replace: true });
-  }, [navigate, to]);
 }

@@ -3,10 +3,9 @@ import { Link, useRevalidator, type ClientLoaderFunctionArgs } from 'react-route
 import type {
   CustomerActionResult,
   CustomerDetail,
-  CustomerExport,
   EraseCustomerResult,
 } from '../../../server/domains/customers/admin-customers.schemas';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, adminUrl } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
@@ -56,15 +55,6 @@ export default function CustomerDetailPage() {
     await adminApi<EraseCustomerResult>(`/customers/${profile.id}/erase`, { body: { confirm_email: typedEmail } });
     await finish(t('console.customer.erased'));
   });
-  const exportData = useAction(async () => {
-    const data = await adminApi<CustomerExport>(`/customers/${profile.id}/export`);
-    const url = URL.createObjectURL(new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' }));
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `customer-${profile.id}.json`;
-    link.click();
-    URL.revokeObjectURL(url);
-  });
   const erased = profile.status === 'erased';
 
   return (
@@ -80,14 +70,9 @@ export default function CustomerDetailPage() {
           erased ? null : (
             <>
               {can('customers:export') ? (
-                <button
-                  type="button"
-                  className="button"
-                  onClick={() => void exportData.act()}
-                  disabled={exportData.busy}
-                >
+                <a className="button" href={adminUrl(`/customers/${profile.id}/export`)} download>
                   {t('console.customer.export')}
-                </button>
+                </a>
               ) : null}
               {can('customers:write') ? (
                 <>
@@ -123,7 +108,7 @@ export default function CustomerDetailPage() {
         </div>
       </PageHeader>
       {done ? <Notice>{done}</Notice> : null}
-      <ErrorNotice error={exportData.error ?? enable.error} />
+      <ErrorNotice error={enable.error} />
 
       <div className="tiles tiles--three">
         <div className="tile tile--neutral">

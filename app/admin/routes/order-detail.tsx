@@ -162,7 +162,7 @@ export default function OrderDetailPage() {
                       <td>{payment.provider}</td>
                       <td className="mono">{payment.charge_ref ?? payment.provider_ref ?? '—'}</td>
                       <td>
-                        <Pill tone={payment.status === 'paid' ? 'success' : 'neutral'}>{payment.status}</Pill>
+                        <Pill tone={payment.status === 'succeeded' ? 'success' : 'neutral'}>{payment.status}</Pill>
                       </td>
                       <td className="numeric">{formatMoney(payment.amount_minor, payment.currency, locale)}</td>
                       <td className="numeric">{formatMoney(payment.refundable_minor, payment.currency, locale)}</td>

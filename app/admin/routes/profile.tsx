@@ -96,7 +96,7 @@ function PasswordForm() {
     defaultValues: { current_password: '', new_password: '' },
   });
   const change = useAction(async (body: z.output<typeof changeStaffPasswordBody>) => {
-    await adminApi('/me/password', { body });
+    await adminApi('/me/password', { method: 'PUT', body });
     form.reset();
     setDone(true);
   });
@@ -137,7 +137,7 @@ function TwoStep() {
   const [code, setCode] = useState('');
   const [codes, setCodes] = useState<string[] | null>(null);
   const disable = useAction(async () => {
-    await adminApi('/me/two-step', { method: 'DELETE', body: { code } });
+    await adminApi('/me/totp', { method: 'DELETE', body: { code } });
     window.location.reload();
   });
   const regenerate = useAction(async () => {

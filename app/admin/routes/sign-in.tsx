@@ -5,8 +5,8 @@ import { useSearchParams } from 'react-router';
 import type { z } from 'zod';
 import { staffLoginBody, type StaffLoginAnswer } from '../../../server/domains/staff/staff.schemas';
 import { adminApi, safeNext } from '../lib/admin-api';
-import { useConsole, useConsoleT, useRedirect } from '../lib/console-context';
-import { ErrorNotice, useAction } from '../components/ui';
+import { useConsole, useConsoleT } from '../lib/console-context';
+import { ErrorNotice, useAction, useRedirect } from '../components/ui';
 import { AuthCard } from '../components/auth-card';
 
 /**
