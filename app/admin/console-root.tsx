@@ -42,6 +42,11 @@ export function shouldRevalidate({
   return currentUrl.href === nextUrl.href ? defaultShouldRevalidate : false;
 }
 
+/** The shell holds nobody's data, but a console page has no business in any shared cache. */
+export function headers() {
+  return { 'Cache-Control': 'private, no-store' };
+}
+
 export function meta() {
   return [{ title: 'Console' }, { name: 'robots', content: 'noindex, nofollow' }];
 }
