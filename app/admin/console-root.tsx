@@ -2,12 +2,10 @@ import { isRouteErrorResponse, Link, Outlet, type ShouldRevalidateFunctionArgs }
 import { loadMessagePacks, translate } from '../../i18n';
 import { normalizeLocale, type Locale } from '../../i18n/locales';
 import type { MessagePacksHandle } from '../../i18n/packs';
-import { type staffSessionState } from '../../server/domains/staff/staff.schemas';
-import type { z } from 'zod';
 import { htmlLang } from '~/lib/i18n';
 import { pageLocale } from '~/lib/message-packs';
 import { readBrowserCookie } from '~/lib/api-client';
-import { adminApi, setApiLocale } from './lib/admin-api';
+import { consoleSession, setApiLocale } from './lib/admin-api';
 import type { ConsoleData } from './lib/console-context';
 import './styles/console.css';
 
@@ -21,7 +19,7 @@ import './styles/console.css';
 export const handle: MessagePacksHandle = { messagePacks: ['admin'] };
 
 export async function clientLoader(): Promise<ConsoleData> {
-  const session = await adminApi<z.infer<typeof staffSessionState>>('/session', { keepOn401: true });
+  const session = await consoleSession();
   const locale: Locale = session.staff?.locale ?? normalizeLocale(readBrowserCookie('lang')) ?? pageLocale();
   setApiLocale(locale);
   await loadMessagePacks(locale, ['admin']);

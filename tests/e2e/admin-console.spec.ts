@@ -172,7 +172,7 @@ describe('language', () => {
   it('switches the console to Chinese from the profile and remembers it', async () => {
     const { page } = await consoleAs('support');
     await page.goto(`${suite.server.url}/admin/profile`);
-    await page.getByLabel('Language').selectOption('zh-cn');
+    await page.getByLabel('Language', { exact: true }).selectOption('zh-cn');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('个人资料');
     expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');

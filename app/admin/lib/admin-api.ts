@@ -1,4 +1,7 @@
 import type { Locale } from '../../../i18n/locales';
+import { redirect } from 'react-router';
+import type { z } from 'zod';
+import type { staffSessionState } from '../../../server/domains/staff/staff.schemas';
 import { readBrowserCookie } from '~/lib/api-client';
 
 /**
@@ -106,4 +109,31 @@ export function safeNext(next: string | null): string {
 /** A fresh idempotency key for one refund the member means (a repeat of the same click reuses it). */
 export function newIdempotencyKey(): string {
   return crypto.randomUUID();
+}
+
+type SessionState = z.infer<typeof staffSessionState>;
+let session: Promise<SessionState> | undefined;
+
+/**
+ * Who is signed in, asked once per page load: the console's root and every page's loader run
+ * at the same time, and share this one answer. (Signing in or out and changing the language
+ * load the page anew.)
+ */
+export function consoleSession(): Promise<SessionState> {
+  session ??= adminApi<SessionState>('/session', { keepOn401: true });
+  session.catch(() => (session = undefined));
+  return session;
+}
+
+/**
+ * A signed-in page's loader starts with this: a visitor goes to sign in (and comes back),
+ * a member who must first set up two-step sign-in goes there; the API is not asked anything
+ * it would refuse.
+ */
+export async function requireStaff(request: Request): Promise<void> {
+  const { staff } = await consoleSession();
+  const url = new URL(request.url);
+  if (!staff) throw redirect(signInPath(url.pathname + url.search));
+  const mustEnrol = staff.second_factor.required && !staff.second_factor.enabled;
+  if (mustEnrol && url.pathname !== '/admin/two-step') throw redirect('/admin/two-step');
 }

@@ -1,6 +1,6 @@
 import { Form, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
 import { AUDIT_ACTOR_TYPES, type AuditFacets, type AuditPage } from '../../../server/domains/audit/audit.schemas';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
@@ -10,6 +10,7 @@ import { Pager } from '../components/pager';
 const FILTERS = ['actor_type', 'actor_id', 'entity_type', 'entity_id', 'action', 'from', 'to', 'page'] as const;
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   const search = new URL(request.url).searchParams;
   const query = Object.fromEntries(FILTERS.map((name) => [name, search.get(name)]));
   const [page, facets] = await Promise.all([

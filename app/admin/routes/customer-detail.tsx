@@ -5,7 +5,7 @@ import type {
   CustomerDetail,
   EraseCustomerResult,
 } from '../../../server/domains/customers/admin-customers.schemas';
-import { adminApi, adminUrl } from '../lib/admin-api';
+import { adminApi, adminUrl, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
@@ -14,6 +14,7 @@ import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAc
 import { AuditChanges } from '../components/audit-changes';
 
 export async function clientLoader({ params, request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   return { customer: await adminApi<CustomerDetail>(`/customers/${params.id}`, { signal: request.signal }) };
 }
 

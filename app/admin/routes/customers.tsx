@@ -5,7 +5,7 @@ import {
   type CustomerPage,
   type CustomerRow,
 } from '../../../server/domains/customers/admin-customers.schemas';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
@@ -16,6 +16,7 @@ import { Pager } from '../components/pager';
 const PAGE_SIZE = 25;
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   const search = new URL(request.url).searchParams;
   const page = await adminApi<CustomerPage>('/customers', {
     query: { q: search.get('q'), status: search.get('status'), page: search.get('page'), page_size: PAGE_SIZE },

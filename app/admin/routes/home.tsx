@@ -1,12 +1,13 @@
 import { Link, type ClientLoaderFunctionArgs } from 'react-router';
 import type { AdminDashboard } from '../../../server/domains/orders/admin-orders.schemas';
-import { AdminApiError, adminApi } from '../lib/admin-api';
+import { AdminApiError, adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatDay, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill } from '../components/ui';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   try {
     return { dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }) };
   } catch (error) {

@@ -10,7 +10,7 @@ import {
   type AdminRefundRow,
 } from '../../../server/domains/orders/admin-orders.schemas';
 import type { z } from 'zod';
-import { adminApi, newIdempotencyKey } from '../lib/admin-api';
+import { adminApi, newIdempotencyKey, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import {
@@ -29,6 +29,7 @@ interface Carrier {
 }
 
 export async function clientLoader({ params, request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   const [order, carriers] = await Promise.all([
     adminApi<AdminOrderDetail>(`/orders/${params.id}`, { signal: request.signal }),
     adminApi<Carrier[]>('/carriers', { signal: request.signal }),

@@ -13,7 +13,7 @@ import type {
   BulkShipReport,
 } from '../../../server/domains/orders/admin-orders.schemas';
 import { ORDER_STATUSES, PAY_STATUSES } from '../../../server/shared/order-status';
-import { adminApi, adminUrl } from '../lib/admin-api';
+import { adminApi, adminUrl, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney } from '../lib/format';
 import { ORDER_STATUS_LABELS, PAY_STATUS_LABELS, orderStatusTone, payStatusTone } from '../lib/order-labels';
@@ -35,6 +35,7 @@ function listQuery(search: URLSearchParams): Record<string, string> {
 }
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   const search = new URL(request.url).searchParams;
   const page = await adminApi<AdminOrderPage>('/orders', {
     query: { ...listQuery(search), page_size: PAGE_SIZE },

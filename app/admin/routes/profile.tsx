@@ -10,7 +10,7 @@ import {
   type recoveryCodes,
   type staffSessionView,
 } from '../../../server/domains/staff/staff.schemas';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, useStaff, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { ConfirmDialog, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
@@ -20,6 +20,7 @@ import { TwoStepEnrol } from '../components/two-step-enrol';
 type Session = z.infer<typeof staffSessionView>;
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   return { sessions: await adminApi<Session[]>('/me/sessions', { signal: request.signal }) };
 }
 

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { pickText } from '../../../i18n/locales';
 import { permissionList, roleBody, type RoleView } from '../../../server/domains/staff/staff.schemas';
 import type { Permission } from '../../../server/domains/staff/permissions';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import { useSettlementCurrency } from '../lib/settlement';
@@ -23,6 +23,7 @@ for (const permission of permissionList.element.options) {
 }
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   return { roles: await adminApi<RoleView[]>('/roles', { signal: request.signal }) };
 }
 

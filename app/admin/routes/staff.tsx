@@ -11,7 +11,7 @@ import {
   type staffMemberDetail,
   type StaffMemberView,
 } from '../../../server/domains/staff/staff.schemas';
-import { adminApi } from '../lib/admin-api';
+import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
@@ -20,6 +20,7 @@ type Invitation = z.infer<typeof invitationView>;
 type MemberDetail = z.infer<typeof staffMemberDetail>;
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
   const [members, invitations, roles] = await Promise.all([
     adminApi<StaffMemberView[]>('/staff', { signal: request.signal }),
     adminApi<Invitation[]>('/staff/invitations', { signal: request.signal }),
