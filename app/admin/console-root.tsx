@@ -13,14 +13,18 @@ import './styles/console.css';
  * The console's root: every /admin page renders in the browser (the server sends the
  * document with this route's skeleton only, so no console data or code is in the
  * storefront's pages or cache). The loader asks who is signed in and loads the console's
- * texts in their language: the member's choice when signed in, else the `lang` cookie,
- * else the browser's language (which the server already used for <html lang>).
+ * texts in their language: the member's choice when signed in, else the `lang` cookie (the
+ * shop's language choice), else the browser's languages, else the shop's default.
  */
 export const handle: MessagePacksHandle = { messagePacks: ['admin'] };
 
 export async function clientLoader(): Promise<ConsoleData> {
   const session = await consoleSession();
-  const locale: Locale = session.staff?.locale ?? normalizeLocale(readBrowserCookie('lang')) ?? pageLocale();
+  const locale: Locale =
+    session.staff?.locale ??
+    normalizeLocale(readBrowserCookie('lang')) ??
+    navigator.languages.map(normalizeLocale).find((known) => known !== undefined) ??
+    pageLocale();
   setApiLocale(locale);
   await loadMessagePacks(locale, ['admin']);
   // The document is the storefront's; its language becomes the member's (screen readers, fonts).

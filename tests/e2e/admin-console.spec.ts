@@ -115,6 +115,14 @@ describe('signing in', () => {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Orders');
     expect(await page.locator('.console-sidebar').innerText()).toContain(staff.email);
   });
+
+  it('speaks the language of the lang cookie before anyone signs in', async () => {
+    const page = await suite.open();
+    await suite.context.addCookies([{ name: 'lang', value: 'zh-cn', url: suite.server.url }]);
+    await page.goto(`${suite.server.url}/admin/sign-in`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('登录店铺后台');
+    expect(await page.getAttribute('html', 'lang')).toBe('zh-CN');
+  });
 });
 
 describe('orders', () => {
