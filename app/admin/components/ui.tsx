@@ -112,6 +112,7 @@ export function ConfirmDialog({
         method="dialog"
         onSubmit={(event) => {
           event.preventDefault();
+          event.stopPropagation();
           if (ready && !busy) onConfirm();
         }}
       >

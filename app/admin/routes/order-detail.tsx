@@ -463,47 +463,49 @@ function RefundForm({ order, onChanged }: { order: AdminOrderDetail; onChanged: 
     await onChanged(answer.status === 'awaiting_approval' ? t('console.refund.awaiting') : t('console.refund.done'));
   });
   return (
-    <form
-      className="stack"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        setTouched(true);
-        if (!amountProblem && reason.trim()) setOpen(true);
-      }}
-    >
-      <h3 className="card__subtitle">{t('console.refund.title')}</h3>
-      <p className="muted">
-        {t('console.refund.refundable', { amount: formatMoney(order.refundable_minor, order.currency, locale) })}
-      </p>
-      <div className={`field${touched && amountProblem ? ' field--invalid' : ''}`}>
-        <label htmlFor="refund-amount">{t('console.refund.amount', { currency: order.currency })}</label>
-        <input
-          id="refund-amount"
-          inputMode="decimal"
-          autoComplete="off"
-          value={amount}
-          aria-invalid={touched && amountProblem ? true : undefined}
-          onChange={(event) => setAmount(event.target.value)}
-        />
-        {touched && amountProblem ? (
-          <p className="field__error" role="alert">
-            {amountProblem}
-          </p>
-        ) : null}
-      </div>
-      <div className={`field${touched && !reason.trim() ? ' field--invalid' : ''}`}>
-        <label htmlFor="refund-reason">{t('console.refund.reason')}</label>
-        <input id="refund-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
-        {touched && !reason.trim() ? (
-          <p className="field__error" role="alert">
-            {t('console.form.required')}
-          </p>
-        ) : null}
-      </div>
-      <button type="submit" className="button button--danger-ghost">
-        {t('console.refund.submit')}
-      </button>
+    <>
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          setTouched(true);
+          if (!amountProblem && reason.trim()) setOpen(true);
+        }}
+      >
+        <h3 className="card__subtitle">{t('console.refund.title')}</h3>
+        <p className="muted">
+          {t('console.refund.refundable', { amount: formatMoney(order.refundable_minor, order.currency, locale) })}
+        </p>
+        <div className={`field${touched && amountProblem ? ' field--invalid' : ''}`}>
+          <label htmlFor="refund-amount">{t('console.refund.amount', { currency: order.currency })}</label>
+          <input
+            id="refund-amount"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amount}
+            aria-invalid={touched && amountProblem ? true : undefined}
+            onChange={(event) => setAmount(event.target.value)}
+          />
+          {touched && amountProblem ? (
+            <p className="field__error" role="alert">
+              {amountProblem}
+            </p>
+          ) : null}
+        </div>
+        <div className={`field${touched && !reason.trim() ? ' field--invalid' : ''}`}>
+          <label htmlFor="refund-reason">{t('console.refund.reason')}</label>
+          <input id="refund-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+          {touched && !reason.trim() ? (
+            <p className="field__error" role="alert">
+              {t('console.form.required')}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" className="button button--danger-ghost">
+          {t('console.refund.submit')}
+        </button>
+      </form>
       <ConfirmDialog
         open={open}
         title={t('console.refund.confirm', {
@@ -516,7 +518,7 @@ function RefundForm({ order, onChanged }: { order: AdminOrderDetail; onChanged: 
         busy={refund.busy}
         error={refund.error}
       />
-    </form>
+    </>
   );
 }
 
