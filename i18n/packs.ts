@@ -17,7 +17,7 @@ export const MESSAGE_PACKS = {
   browse: ['browse'],
   account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
   /** The console (app/admin); never loaded by storefront pages. */
-  admin: ['errors', 'fields', 'admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers'],
+  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

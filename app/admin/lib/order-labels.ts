@@ -63,3 +63,11 @@ export function refundTone(state: string): PillTone {
   if (state === 'failed' || state === 'rejected') return 'danger';
   return 'info';
 }
+
+export const PAYMENT_STATE_LABELS: Record<string, MessageKey> = {
+  pending: 'console.payment.pending',
+  succeeded: 'console.payment.succeeded',
+  failed: 'console.payment.failed',
+  refund_pending: 'console.payment.refund_pending',
+  refunded: 'console.payment.refunded',
+};

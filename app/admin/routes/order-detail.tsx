@@ -16,6 +16,7 @@ import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../
 import {
   ORDER_STATUS_LABELS,
   PAY_STATUS_LABELS,
+  PAYMENT_STATE_LABELS,
   REFUND_STATE_LABELS,
   orderStatusTone,
   payStatusTone,
@@ -163,7 +164,19 @@ export default function OrderDetailPage() {
                       <td>{payment.provider}</td>
                       <td className="mono">{payment.charge_ref ?? payment.provider_ref ?? '—'}</td>
                       <td>
-                        <Pill tone={payment.status === 'succeeded' ? 'success' : 'neutral'}>{payment.status}</Pill>
+                        <Pill
+                          tone={
+                            payment.status === 'succeeded'
+                              ? 'success'
+                              : payment.status === 'failed'
+                                ? 'danger'
+                                : 'neutral'
+                          }
+                        >
+                          {PAYMENT_STATE_LABELS[payment.status]
+                            ? t(PAYMENT_STATE_LABELS[payment.status]!)
+                            : payment.status}
+                        </Pill>
                       </td>
                       <td className="numeric">{formatMoney(payment.amount_minor, payment.currency, locale)}</td>
                       <td className="numeric">{formatMoney(payment.refundable_minor, payment.currency, locale)}</td>
@@ -185,6 +198,7 @@ export default function OrderDetailPage() {
           </Card>
 
           <Card title={t('console.order.timeline')}>
+            {order.timeline.length === 0 ? <p className="muted">{t('console.order.noTimeline')}</p> : null}
             <ol className="timeline">
               {order.timeline.map((entry, index) => (
                 <li key={index} className={`timeline__item timeline__item--${entry.kind}`}>
