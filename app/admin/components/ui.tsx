@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { MessageKey } from '../../../i18n';
 import { useNavigate } from 'react-router';
 import { AdminApiError } from '../lib/admin-api';
+import type { PillTone } from '../lib/tones';
 import { useConsoleT } from '../lib/console-context';
 
 /** The console's small building blocks: page header, pills, empty states, skeletons, errors, confirmations. */
@@ -17,8 +17,6 @@ export function PageHeader({ title, actions, children }: { title: string; action
     </header>
   );
 }
-
-export type PillTone = 'neutral' | 'info' | 'success' | 'warning' | 'danger';
 
 /** A status as words in a tinted pill: the colour helps, the text says it. */
 export function Pill({ tone = 'neutral', children }: { tone?: PillTone; children: ReactNode }) {
@@ -49,7 +47,7 @@ export function SkeletonRows({ rows = 8 }: { rows?: number }) {
 }
 
 /** The server's localized message of a failed call, or a generic one. */
-export function errorText(error: unknown, fallback: string): string {
+function errorText(error: unknown, fallback: string): string {
   if (error instanceof AdminApiError) return error.message;
   return fallback;
 }
@@ -149,42 +147,6 @@ export function useAction<A extends unknown[], R>(run: (...args: A) => Promise<R
     }
   };
   return { act, busy, error, clearError: () => setError(null) };
-}
-
-export function Field({
-  label,
-  hint,
-  error,
-  children,
-  id,
-}: {
-  label: string;
-  hint?: string;
-  error?: string;
-  children: ReactNode;
-  id: string;
-}) {
-  return (
-    <div className={`field${error ? ' field--invalid' : ''}`}>
-      <label htmlFor={id}>{label}</label>
-      {children}
-      {hint ? (
-        <p className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p className="field__error" id={`${id}-error`} role="alert">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-/** A zod issue's message as a console text: our schemas carry no texts, so the field says what it expects. */
-export function fieldError(hasError: boolean, key: MessageKey, t: (key: MessageKey) => string): string | undefined {
-  return hasError ? t(key) : undefined;
 }
 
 /**

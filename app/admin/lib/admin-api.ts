@@ -36,7 +36,7 @@ export function setApiLocale(locale: Locale): void {
 
 type Query = Record<string, string | number | boolean | null | undefined>;
 
-export interface AdminCallOptions {
+interface AdminCallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   query?: Query;

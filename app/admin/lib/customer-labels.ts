@@ -1,6 +1,6 @@
 import type { MessageKey } from '../../../i18n';
 import type { CustomerStatus } from '../../../server/domains/customers/admin-customers.schemas';
-import type { PillTone } from '../components/ui';
+import type { PillTone } from './tones';
 
 export const CUSTOMER_STATUS_LABELS: Record<CustomerStatus, MessageKey> = {
   active: 'console.customers.status.active',

@@ -5,7 +5,7 @@ import { MINOR_DIGITS, isCurrency } from '../../../server/shared/money';
 
 const intlLocale = (locale: Locale) => (locale === 'zh-cn' ? 'zh-CN' : 'en-GB');
 
-export function minorDigits(currency: string): number {
+function minorDigits(currency: string): number {
   return isCurrency(currency) ? MINOR_DIGITS[currency] : 2;
 }
 
@@ -43,8 +43,4 @@ export function formatDay(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(intlLocale(locale), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
     new Date(iso),
   );
-}
-
-export function formatNumber(value: number, locale: Locale): string {
-  return new Intl.NumberFormat(intlLocale(locale)).format(value);
 }

@@ -1,6 +1,6 @@
 import type { MessageKey } from '../../../i18n';
 import { ORDER_STATUS, PAY_STATUS } from '../../../server/shared/order-status';
-import type { PillTone } from '../components/ui';
+import type { PillTone } from './tones';
 
 /** Order and pay statuses as the console's words and pill tones (the numbers are SPEC section 4's). */
 
