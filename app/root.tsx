@@ -5,6 +5,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router';
@@ -139,7 +140,11 @@ function faviconUrl(image: string): string {
   return image.startsWith('/images/') ? `${image}?format=webp&q=50` : image;
 }
 
+/** The operator console (app/admin) brings its own layout: the storefront's header and footer stay out. */
+const isConsolePath = (pathname: string) => pathname === '/admin' || pathname.startsWith('/admin/');
+
 export default function App() {
+  if (isConsolePath(useLocation().pathname)) return <Outlet />;
   return (
     <AccountShell>
       <SiteShell>
@@ -155,7 +160,8 @@ export default function App() {
  */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const data = useRouteLoaderData<RootLoaderData>('root');
-  if (data) {
+  const consolePage = isConsolePath(useLocation().pathname);
+  if (data && !consolePage) {
     return (
       <AccountShell>
         <SiteShell>

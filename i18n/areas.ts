@@ -12,9 +12,10 @@ import { productPageMessages } from './messages/product-page';
 import { shellMessages } from './messages/shell';
 import { browseMessages } from './messages/browse';
 import { adminMessages } from './messages/admin';
+import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
-import { adminCustomerMessages } from './messages/admin-customers';
 import { adminOrderMessages } from './messages/admin-orders';
+import { adminCustomerMessages } from './messages/admin-customers';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -32,9 +33,10 @@ export const MESSAGE_AREAS = {
   payments: paymentMessages,
   checkoutUi: checkoutUiMessages,
   admin: adminMessages,
+  adminConsole: adminConsoleMessages,
   adminStaff: adminStaffMessages,
-  adminCustomers: adminCustomerMessages,
   adminOrders: adminOrderMessages,
+  adminCustomers: adminCustomerMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

@@ -16,8 +16,8 @@ export const MESSAGE_PACKS = {
   storefront: ['shell', 'catalog', 'listing', 'productPage'],
   browse: ['browse'],
   account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
-  /** The console (app/admin), beside `account` (errors and field names); never loaded by storefront pages. */
-  admin: ['admin', 'adminStaff', 'adminOrders', 'adminCustomers'],
+  /** The console (app/admin); never loaded by storefront pages. */
+  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

@@ -16,10 +16,10 @@ import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
 import { adminStaffRoutes } from './http/routes/admin-staff.routes';
-import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
-import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { adminOrderRoutes } from './http/routes/admin-orders.routes';
 import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
+import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
+import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -144,10 +144,10 @@ export async function buildApp({
           registerAdminGate(admin);
           await admin.register(adminSessionRoutes);
           await admin.register(adminStaffRoutes);
-          await admin.register(adminCustomerRoutes);
-          await admin.register(adminAuditRoutes);
           await admin.register(adminOrderRoutes);
           await admin.register(adminRefundRoutes);
+          await admin.register(adminCustomerRoutes);
+          await admin.register(adminAuditRoutes);
         },
         { prefix: '/admin' },
       );
