@@ -63,6 +63,7 @@ export const staffLoginAnswer = z.discriminatedUnion('status', [
   z.object({ status: z.literal('signed_in'), staff: staffSelf }),
   z.object({ status: z.literal('second_factor'), challenge: z.string(), expires_in: z.number().int() }),
 ]);
+export type StaffLoginAnswer = z.infer<typeof staffLoginAnswer>;
 
 export const staffSecondFactorBody = z.object({ challenge: linkTokenField, code: secondFactorCodeField });
 
