@@ -252,6 +252,17 @@ describe('own profile', () => {
     });
   });
 
+  it('saving the profile unchanged records nothing in the audit log', async () => {
+    const member = await createSignedInStaff(server, { role: 'support' });
+    const first = await member.request('/v1/admin/me', { method: 'PUT', body: { name: 'Ana Silva', locale: 'en' } });
+    expect(first.status).toBe(200);
+    const again = await member.request('/v1/admin/me', { method: 'PUT', body: { name: 'Ana Silva', locale: 'en' } });
+    expect(again.status).toBe(200);
+    const rows = await auditRows(member.id, 'staff.updated');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.changes).toEqual({ name: { before: expect.any(String), after: 'Ana Silva' } });
+  });
+
   it('changing the password needs the current one and ends the other sessions, with no password in the log', async () => {
     const member = await createSignedInStaff(server, { role: 'support' });
     const other = clientOf(server, await login(member.email, STAFF_TEST_PASSWORD));

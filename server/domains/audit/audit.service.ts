@@ -56,6 +56,8 @@ function toJson(value: unknown): unknown {
  * records (`ctx.db` is that transaction), so the change and its record commit together.
  */
 export async function recordAudit(ctx: ActingContext & { db: Transaction }, entry: AuditEntry): Promise<void> {
+  // An edit that changed nothing (a form saved as it was) is not an event.
+  if (entry.before && entry.after && Object.keys(auditChanges(entry.before, entry.after)).length === 0) return;
   await appendAuditEvent(ctx.db, ctx.actor, entry);
 }
 
