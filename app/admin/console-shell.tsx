@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import type { MessageKey } from '../../i18n';
 import type { Permission } from '../../server/domains/staff/permissions';
@@ -37,6 +37,16 @@ export default function ConsoleShell() {
   const location = useLocation();
   const navigate = useNavigate();
   const [expanded, setExpanded] = useState(false);
+
+  // The opened sidebar (tablet width) lies over the page: Escape closes it, as a tap beside it does.
+  useEffect(() => {
+    if (!expanded) return;
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setExpanded(false);
+    };
+    window.addEventListener('keydown', closeOnEscape);
+    return () => window.removeEventListener('keydown', closeOnEscape);
+  }, [expanded]);
 
   const mustEnrol = Boolean(staff?.second_factor.required && !staff.second_factor.enabled);
   const elsewhere = !staff
@@ -115,6 +125,7 @@ export default function ConsoleShell() {
           </button>
         </div>
       </aside>
+      {expanded ? <div className="console-backdrop" aria-hidden="true" onClick={() => setExpanded(false)} /> : null}
       <main id="console-main" className="console-main" tabIndex={-1}>
         <Outlet />
       </main>

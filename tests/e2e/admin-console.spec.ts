@@ -174,6 +174,20 @@ describe('permissions', () => {
     const entries = await nav.locator('.console-nav__text').allInnerTexts();
     expect(entries).toEqual(['Home', 'Orders', 'Profile']);
   });
+
+  it('at tablet width the menu opens over the page and closes with Escape or a tap beside it', async () => {
+    const { page } = await consoleAs('fulfilment');
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.goto(`${suite.server.url}/admin/orders`);
+    const toggle = page.getByRole('button', { name: 'Expand the menu' });
+    await toggle.click();
+    await expect.poll(() => page.locator('.console-backdrop').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.locator('.console-backdrop').count()).toBe(0);
+    await toggle.click();
+    await page.locator('.console-backdrop').click({ position: { x: 700, y: 600 } });
+    await expect.poll(() => page.locator('.console-backdrop').count()).toBe(0);
+  });
 });
 
 describe('language', () => {
