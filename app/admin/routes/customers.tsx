@@ -12,6 +12,7 @@ import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
 import { Icon } from '../components/icon';
 import { Pager } from '../components/pager';
+import { columnClass, DataTableRows } from '../components/data-table';
 
 const PAGE_SIZE = 25;
 
@@ -119,39 +120,14 @@ export default function CustomersPage() {
               {table.getHeaderGroups().map((group) => (
                 <tr key={group.id}>
                   {group.headers.map((header) => (
-                    <th
-                      key={header.id}
-                      scope="col"
-                      className={
-                        (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric
-                          ? 'numeric'
-                          : undefined
-                      }
-                    >
+                    <th key={header.id} scope="col" className={columnClass(header.column)}>
                       {flexRender(header.column.columnDef.header, header.getContext())}
                     </th>
                   ))}
                 </tr>
               ))}
             </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td
-                      key={cell.id}
-                      className={
-                        (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric
-                          ? 'numeric'
-                          : undefined
-                      }
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
+            <DataTableRows table={table} />
           </table>
         )}
       </div>

@@ -19,6 +19,8 @@ import { formatDateTime, formatMoney } from '../lib/format';
 import { ORDER_STATUS_LABELS, PAY_STATUS_LABELS, orderStatusTone, payStatusTone } from '../lib/order-labels';
 import { EmptyState, ErrorNotice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
 import { Icon } from '../components/icon';
+import { columnClass, DataTableRows } from '../components/data-table';
+import { Pager } from '../components/pager';
 
 /** The list's filters, as they sit in the page's URL and go to the API unchanged (the server validates them). */
 const FILTERS = ['status', 'pay_status', 'from', 'to', 'country', 'q'] as const;
@@ -167,12 +169,6 @@ export default function OrdersPage() {
   const filters = listQuery(search);
   const exportQuery = Object.fromEntries(Object.entries(filters).filter(([name]) => name !== 'page'));
   const pages = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
-  const pageLink = (number: number) => {
-    const params = new URLSearchParams(search);
-    if (number <= 1) params.delete('page');
-    else params.set('page', String(number));
-    return `?${params}`;
-  };
   const loading = navigation.state === 'loading' && navigation.location.pathname === '/admin/orders';
 
   return (
@@ -285,12 +281,11 @@ export default function OrdersPage() {
                 <tr key={group.id}>
                   {group.headers.map((header) => {
                     const sorted = header.column.getIsSorted();
-                    const numeric = (header.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric;
                     return (
                       <th
                         key={header.id}
                         scope="col"
-                        className={numeric ? 'numeric' : undefined}
+                        className={columnClass(header.column)}
                         aria-sort={sorted ? (sorted === 'desc' ? 'descending' : 'ascending') : undefined}
                       >
                         {header.column.getCanSort() ? (
@@ -313,43 +308,12 @@ export default function OrdersPage() {
                 </tr>
               ))}
             </thead>
-            <tbody>
-              {table.getRowModel().rows.map((row) => (
-                <tr key={row.id}>
-                  {row.getVisibleCells().map((cell) => (
-                    <td
-                      key={cell.id}
-                      className={
-                        (cell.column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric
-                          ? 'numeric'
-                          : undefined
-                      }
-                    >
-                      {flexRender(cell.column.columnDef.cell, cell.getContext())}
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
+            <DataTableRows table={table} />
           </table>
         )}
       </div>
 
-      {pages > 1 ? (
-        <nav className="pager" aria-label={t('console.pager.label')}>
-          {page.page > 1 ? (
-            <Link className="button" to={pageLink(page.page - 1)} rel="prev">
-              {t('console.pager.previous')}
-            </Link>
-          ) : null}
-          <span className="muted">{t('console.pager.position', { page: page.page, pages })}</span>
-          {page.page < pages ? (
-            <Link className="button" to={pageLink(page.page + 1)} rel="next">
-              {t('console.pager.next')}
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager page={page.page} pages={pages} />
     </>
   );
 }
