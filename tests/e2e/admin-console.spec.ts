@@ -175,6 +175,19 @@ describe('permissions', () => {
     expect(entries).toEqual(['Home', 'Orders', 'Profile']);
   });
 
+  it("names each role's permissions in words, with the identifier as a hint", async () => {
+    const { page } = await consoleAs('everything');
+    await page.goto(`${suite.server.url}/admin/roles`);
+    const fulfilment = page.getByRole('article', { name: 'Fulfilment' }).locator('.permission-tags');
+    await fulfilment.waitFor();
+    expect(await fulfilment.locator('li').allInnerTexts()).toEqual([
+      'See orders and the home page',
+      'Ship, track and mark delivered',
+      'Write internal notes',
+    ]);
+    expect(await fulfilment.locator('li').first().getAttribute('title')).toBe('orders:read');
+  });
+
   it('at tablet width the menu opens over the page and closes with Escape or a tap beside it', async () => {
     const { page } = await consoleAs('fulfilment');
     await page.setViewportSize({ width: 820, height: 1180 });

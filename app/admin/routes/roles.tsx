@@ -86,8 +86,8 @@ export default function RolesPage() {
             </p>
             <ul className="permission-tags">
               {role.permissions.map((permission) => (
-                <li key={permission} className="mono">
-                  {permission}
+                <li key={permission} title={permission}>
+                  {t(PERMISSION_LABELS[permission])}
                 </li>
               ))}
             </ul>
