@@ -92,7 +92,6 @@ export default function OrdersPage() {
       column.accessor('country_code', {
         header: () => t('console.orders.col.country'),
         enableSorting: false,
-        meta: { wideOnly: true },
       }),
       column.accessor('status', {
         header: () => t('console.orders.col.status'),
@@ -118,7 +117,7 @@ export default function OrdersPage() {
       column.accessor('item_count', {
         header: () => t('console.orders.col.items'),
         enableSorting: false,
-        meta: { numeric: true, wideOnly: true },
+        meta: { numeric: true },
       }),
       column.accessor('total_minor', {
         id: 'total',
