@@ -159,3 +159,29 @@ export function useRedirect(to: string | null): void {
     if (to) void navigate(to, { replace: true });
   }, [navigate, to]);
 }
+
+/** A labelled form field: the input (or select) as its child, and the refusal under it when there is one. */
+export function Field({
+  id,
+  label,
+  error,
+  children,
+}: {
+  id: string;
+  label: string;
+  /** Shown under the field and marks it invalid; `true` marks it without a text (a hint below says why). */
+  error?: string | boolean;
+  children: ReactNode;
+}) {
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label htmlFor={id}>{label}</label>
+      {children}
+      {typeof error === 'string' ? (
+        <p className="field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

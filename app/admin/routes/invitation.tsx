@@ -7,7 +7,7 @@ import { acceptInvitationBody, type invitationPreview } from '../../../server/do
 import { adminApi } from '../lib/admin-api';
 import { useConsole, useConsoleT } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
-import { ErrorNotice, useAction } from '../components/ui';
+import { ErrorNotice, Field, useAction } from '../components/ui';
 import { AuthCard } from '../components/auth-card';
 import { PasswordHint } from '../components/password-hint';
 
@@ -69,20 +69,13 @@ export default function InvitationPage() {
       }
     >
       <form className="stack" onSubmit={form.handleSubmit((body) => accept.act(body))} noValidate>
-        <div className={`field${errors.name ? ' field--invalid' : ''}`}>
-          <label htmlFor="invite-name">{t('console.field.name')}</label>
+        <Field id="invite-name" label={t('console.field.name')} error={errors.name && t('console.form.required')}>
           <input id="invite-name" autoComplete="name" {...form.register('name')} />
-          {errors.name ? (
-            <p className="field__error" role="alert">
-              {t('console.form.required')}
-            </p>
-          ) : null}
-        </div>
-        <div className={`field${errors.password ? ' field--invalid' : ''}`}>
-          <label htmlFor="invite-password">{t('console.field.newPassword')}</label>
+        </Field>
+        <Field id="invite-password" label={t('console.field.newPassword')} error={Boolean(errors.password)}>
           <input id="invite-password" type="password" autoComplete="new-password" {...form.register('password')} />
           <PasswordHint invalid={Boolean(errors.password)} />
-        </div>
+        </Field>
         <ErrorNotice error={accept.error} />
         <button type="submit" className="button button--primary button--block" disabled={accept.busy || !preview}>
           {t('console.invitation.submit')}

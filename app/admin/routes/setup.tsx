@@ -6,7 +6,7 @@ import { LOCALES } from '../../../i18n/locales';
 import { setupBody, type setupLinkState } from '../../../server/domains/staff/staff.schemas';
 import { adminApi } from '../lib/admin-api';
 import { useConsole, useConsoleT } from '../lib/console-context';
-import { ErrorNotice, useAction } from '../components/ui';
+import { ErrorNotice, Field, useAction } from '../components/ui';
 import { AuthCard } from '../components/auth-card';
 import { PasswordHint } from '../components/password-hint';
 
@@ -60,8 +60,7 @@ export default function SetupPage() {
   return (
     <AuthCard title={t('console.setup.title')} intro={t('console.setup.intro')}>
       <form className="stack" onSubmit={form.handleSubmit((body) => create.act(body))} noValidate>
-        <div className={`field${errors.email ? ' field--invalid' : ''}`}>
-          <label htmlFor="setup-email">{t('console.field.email')}</label>
+        <Field id="setup-email" label={t('console.field.email')} error={errors.email && t('console.form.email')}>
           <input
             id="setup-email"
             type="email"
@@ -69,26 +68,14 @@ export default function SetupPage() {
             readOnly={Boolean(link?.email)}
             {...form.register('email')}
           />
-          {errors.email ? (
-            <p className="field__error" role="alert">
-              {t('console.form.email')}
-            </p>
-          ) : null}
-        </div>
-        <div className={`field${errors.name ? ' field--invalid' : ''}`}>
-          <label htmlFor="setup-name">{t('console.field.name')}</label>
+        </Field>
+        <Field id="setup-name" label={t('console.field.name')} error={errors.name && t('console.form.required')}>
           <input id="setup-name" autoComplete="name" {...form.register('name')} />
-          {errors.name ? (
-            <p className="field__error" role="alert">
-              {t('console.form.required')}
-            </p>
-          ) : null}
-        </div>
-        <div className={`field${errors.password ? ' field--invalid' : ''}`}>
-          <label htmlFor="setup-password">{t('console.field.newPassword')}</label>
+        </Field>
+        <Field id="setup-password" label={t('console.field.newPassword')} error={Boolean(errors.password)}>
           <input id="setup-password" type="password" autoComplete="new-password" {...form.register('password')} />
           <PasswordHint invalid={Boolean(errors.password)} />
-        </div>
+        </Field>
         <div className="field">
           <label htmlFor="setup-locale">{t('console.field.language')}</label>
           <select id="setup-locale" {...form.register('locale')}>
