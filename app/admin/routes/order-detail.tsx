@@ -22,7 +22,7 @@ import {
   payStatusTone,
   refundTone,
 } from '../lib/order-labels';
-import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
+import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
 
 interface Carrier {
   code: string;
@@ -372,15 +372,13 @@ function TrackingForm({ order, onChanged }: { order: AdminOrderDetail; onChanged
   return (
     <form className="stack" onSubmit={form.handleSubmit((body) => add.act(body))} noValidate>
       <h3 className="card__subtitle">{t('console.tracking.title')}</h3>
-      <div className={`field${form.formState.errors.description ? ' field--invalid' : ''}`}>
-        <label htmlFor="tracking-description">{t('console.tracking.description')}</label>
+      <Field
+        id="tracking-description"
+        label={t('console.tracking.description')}
+        error={form.formState.errors.description ? t('console.form.required') : undefined}
+      >
         <input id="tracking-description" autoComplete="off" {...form.register('description')} />
-        {form.formState.errors.description ? (
-          <p className="field__error" role="alert">
-            {t('console.form.required')}
-          </p>
-        ) : null}
-      </div>
+      </Field>
       <ErrorNotice error={add.error} />
       <button type="submit" className="button" disabled={add.busy}>
         {t('console.tracking.submit')}
@@ -507,15 +505,13 @@ function RefundForm({ order, onChanged }: { order: AdminOrderDetail; onChanged: 
             </p>
           ) : null}
         </div>
-        <div className={`field${touched && !reason.trim() ? ' field--invalid' : ''}`}>
-          <label htmlFor="refund-reason">{t('console.refund.reason')}</label>
+        <Field
+          id="refund-reason"
+          label={t('console.refund.reason')}
+          error={touched && !reason.trim() ? t('console.form.required') : undefined}
+        >
           <input id="refund-reason" value={reason} onChange={(event) => setReason(event.target.value)} />
-          {touched && !reason.trim() ? (
-            <p className="field__error" role="alert">
-              {t('console.form.required')}
-            </p>
-          ) : null}
-        </div>
+        </Field>
         <button type="submit" className="button button--danger-ghost">
           {t('console.refund.submit')}
         </button>

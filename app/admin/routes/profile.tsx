@@ -13,7 +13,7 @@ import {
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, useStaff, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
-import { ConfirmDialog, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
+import { ConfirmDialog, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
 import { PasswordHint } from '../components/password-hint';
 import { TwoStepEnrol } from '../components/two-step-enrol';
 
@@ -66,10 +66,9 @@ function NameAndLanguage() {
           <label htmlFor="profile-email">{t('console.field.email')}</label>
           <input id="profile-email" value={staff.email} readOnly />
         </div>
-        <div className={`field${form.formState.errors.name ? ' field--invalid' : ''}`}>
-          <label htmlFor="profile-name">{t('console.field.name')}</label>
+        <Field id="profile-name" label={t('console.field.name')} error={Boolean(form.formState.errors.name)}>
           <input id="profile-name" autoComplete="name" {...form.register('name')} />
-        </div>
+        </Field>
         <div className="field">
           <label htmlFor="profile-locale">{t('console.field.language')}</label>
           <select id="profile-locale" {...form.register('locale')}>
@@ -116,11 +115,14 @@ function PasswordForm() {
             {...form.register('current_password')}
           />
         </div>
-        <div className={`field${form.formState.errors.new_password ? ' field--invalid' : ''}`}>
-          <label htmlFor="profile-new">{t('console.field.newPassword')}</label>
+        <Field
+          id="profile-new"
+          label={t('console.field.newPassword')}
+          error={Boolean(form.formState.errors.new_password)}
+        >
           <input id="profile-new" type="password" autoComplete="new-password" {...form.register('new_password')} />
           <PasswordHint invalid={Boolean(form.formState.errors.new_password)} />
-        </div>
+        </Field>
         <ErrorNotice error={change.error} />
         {done ? <Notice>{t('console.profile.passwordChanged')}</Notice> : null}
         <button type="submit" className="button" disabled={change.busy}>

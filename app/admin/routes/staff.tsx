@@ -14,7 +14,7 @@ import {
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
-import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
+import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
 
 type Invitation = z.infer<typeof invitationView>;
 type MemberDetail = z.infer<typeof staffMemberDetail>;
@@ -197,15 +197,13 @@ function InviteForm({ roles, onDone }: { roles: RoleView[]; onDone: (email: stri
       <h2 id="invite-title">{t('console.staff.invite')}</h2>
       <form className="stack" onSubmit={form.handleSubmit((body) => invite.act(body))} noValidate>
         <div className="form-row">
-          <div className={`field${errors.email ? ' field--invalid' : ''}`}>
-            <label htmlFor="invite-email">{t('console.field.email')}</label>
+          <Field
+            id="invite-email"
+            label={t('console.field.email')}
+            error={errors.email ? t('console.form.email') : undefined}
+          >
             <input id="invite-email" type="email" autoComplete="off" {...form.register('email')} />
-            {errors.email ? (
-              <p className="field__error" role="alert">
-                {t('console.form.email')}
-              </p>
-            ) : null}
-          </div>
+          </Field>
           <div className="field">
             <label htmlFor="invite-locale">{t('console.field.language')}</label>
             <select id="invite-locale" {...form.register('locale')}>
