@@ -9,14 +9,13 @@
 // Options: --orders=100000 --requests=200 (per query shape) --concurrency=4 --record (appends to docs/benchmarks.md)
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
-import { migrateDatabase, openDatabase } from '../server/db/client.ts';
+import { migrateDatabase } from '../server/db/client.ts';
 import { staffMemberRoles, staffMembers, staffRoles } from '../server/db/schema/index.ts';
 import { adminOrderListQueries } from '../server/domains/orders/admin-orders.service.ts';
 import { adminOrderListQuery } from '../server/domains/orders/admin-orders.schemas.ts';
 import { createStaffSession } from '../server/domains/staff/staff-sessions.service.ts';
+import { createBenchDatabase } from './lib/bench-database.mjs';
 import { ensureBuilt, startBuiltShop } from './lib/processes.mjs';
 
 const args = Object.fromEntries(
@@ -32,25 +31,14 @@ const TARGET_P95_MS = 200;
 const SESSION_SECRET = 'bench-console-secret-'.padEnd(48, 'x');
 
 ensureBuilt();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-console-'));
-const adminUrl = process.env.DATABASE_URL;
-let databaseUrl;
-if (adminUrl) {
-  const name = `shop_bench_console_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
+const benchDatabase = await createBenchDatabase('console');
+const { dataDir, databaseUrl } = benchDatabase;
 const serverEnv = {
   SESSION_SECRET,
   ORDER_SWEEP_INTERVAL_SECONDS: '0',
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  ...benchDatabase.serverEnv,
 };
-const openShopDatabase = () => openDatabase(databaseUrl ? { databaseUrl } : { embeddedDir: path.join(dataDir, 'db') });
+const openShopDatabase = benchDatabase.open;
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
@@ -204,13 +192,7 @@ try {
   });
 } finally {
   await shop?.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await admin.end();
-  }
+  await benchDatabase.remove();
 }
 
 /** Puts the bound values into the statement text, for EXPLAIN (which takes no parameters here). */
@@ -224,7 +206,7 @@ function inline(text, params) {
   });
 }
 
-const database = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
+const database = benchDatabase.label;
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
 const table = [
   '| request | p50 ms | p95 ms | p99 ms | p95 < 200 ms | non-200 |',

@@ -11,13 +11,12 @@
 // Runs under `node --import tsx` so it can create sessions with the shop's own code.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
-import pg from 'pg';
-import { migrateDatabase, openDatabase } from '../server/db/client.ts';
+import { migrateDatabase } from '../server/db/client.ts';
 import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
 import { createSession } from '../server/domains/customers/sessions.service.ts';
+import { createBenchDatabase } from './lib/bench-database.mjs';
 import { ensureBuilt, startBuiltShop } from './lib/processes.mjs';
 
 const args = Object.fromEntries(
@@ -37,30 +36,17 @@ const SESSION_SECRET = 'bench-orders-secret-'.padEnd(48, 'x');
 
 ensureBuilt();
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-bench-orders-'));
-const adminUrl = process.env.DATABASE_URL;
-let databaseUrl;
-if (adminUrl) {
-  const name = `shop_bench_orders_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-}
+const benchDatabase = await createBenchDatabase('orders');
+const { dataDir } = benchDatabase;
 const serverEnv = {
   SESSION_SECRET,
   ORDER_SWEEP_INTERVAL_SECONDS: '0',
-  ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  ...benchDatabase.serverEnv,
 };
 
 const startShop = () => startBuiltShop({ dataDir, env: serverEnv });
 
-function openShopDatabase() {
-  return openDatabase(databaseUrl ? { databaseUrl } : { embeddedDir: path.join(dataDir, 'db') });
-}
+const openShopDatabase = benchDatabase.open;
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -274,16 +260,10 @@ try {
   }
   await check.close();
 } finally {
-  if (databaseUrl) {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists "${new URL(databaseUrl).pathname.slice(1)}" with (force)`);
-    await admin.end();
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await benchDatabase.remove();
 }
 
-const database = databaseUrl ? 'PostgreSQL' : 'PGlite (embedded)';
+const database = benchDatabase.label;
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
 const header =
