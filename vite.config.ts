@@ -105,11 +105,11 @@ const SHELL_MODULES =
   /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
 /**
  * Not in the shell: layout parts most pages never load (the phone menu's drawer, the content
- * pages' header), the messages of refused form fields (pages with forms), and the order status
- * numbers and date format (order pages).
+ * pages' header, the error page), the messages of refused form fields (pages with forms), and
+ * the order status numbers and date format (order pages).
  */
 const NOT_SHELL =
-  /\/app\/components\/layout\/(menu-drawer|page-header)\.tsx$|\/server\/shared\/(issue-messages|order-status)\.ts$|\/app\/lib\/dates\.ts$/;
+  /\/app\/components\/layout\/(menu-drawer|page-header|route-error-page)\.tsx$|\/server\/shared\/(issue-messages|order-status)\.ts$|\/app\/lib\/dates\.ts$/;
 
 type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null;
 
@@ -125,20 +125,42 @@ function reachesZod(id: string, moduleInfo: ModuleInfoOf, seen = new Set<string>
   return (moduleInfo(id)?.importedIds ?? []).some((imported) => reachesZod(imported, moduleInfo, seen));
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+/**
+ * React Router's package exports point every import at its development build, which keeps its
+ * developer warnings and the default error page's "Hey developer" hints; the same package ships
+ * a production build, identical but for that switch. The browser build takes it (1 KB raw,
+ * 215 B gzip less on every page); the server build keeps the package as installed, and our own error
+ * boundaries mean the default error page (the only markup the switch changes) never renders.
+ */
+const reactRouterProductionBuild = [
+  { find: /^react-router$/, replacement: path.resolve('node_modules/react-router/dist/production/index.mjs') },
+  {
+    find: /^react-router\/dom$/,
+    replacement: path.resolve('node_modules/react-router/dist/production/dom-export.mjs'),
+  },
+];
+
+export default defineConfig(({ command, isSsrBuild }) => ({
   plugins: [reactRouter(), messagePacks(), precompressAssets()],
-  resolve: { alias: { '~': new URL('./app', import.meta.url).pathname } },
+  resolve: {
+    alias: [
+      { find: '~', replacement: new URL('./app', import.meta.url).pathname },
+      ...(command === 'build' && !isSsrBuild ? reactRouterProductionBuild : []),
+    ],
+  },
   build: {
     target: 'es2022',
     // terser with two compress passes makes React DOM and React Router about 3% smaller than
     // esbuild's minifier does; every page loads them. React Router's production build still
     // carries its developer warnings (console.warn texts, about 1.7 KB gzip): they are dropped
-    // here like React drops its own (docs/decisions/0033-javascript-budget.md).
+    // here like React drops its own (docs/decisions/0033-javascript-budget.md). Reading a
+    // property has no side effects in our code or React's (ADR 0104), so terser may drop reads
+    // whose value is unused.
     minify: isSsrBuild ? false : 'terser',
     terserOptions: {
       module: true,
       ecma: 2020,
-      compress: { passes: 2, pure_funcs: ['warning', 'warnOnce', 'warningOnce'] },
+      compress: { passes: 2, pure_getters: true, pure_funcs: ['warning', 'warnOnce', 'warningOnce'] },
     },
     rollupOptions: {
       output: {
