@@ -31,9 +31,14 @@ async function consoleAs(role: BuiltInRoleKey | 'everything'): Promise<{ page: P
 let orderCounter = 0;
 
 /** A paid order waiting to ship (status 10), with its captured sandbox payment, for a fresh buyer. */
-async function paidOrder(options: { contactName: string; countryCode?: string; totalMinor?: number }) {
+async function paidOrder(options: {
+  contactName: string;
+  countryCode?: string;
+  totalMinor?: number;
+  buyerName?: string;
+}) {
   const ctx = suite.server.ctx;
-  const buyer = await makeBuyer(suite.server);
+  const buyer = await makeBuyer(suite.server, options.buyerName);
   orderCounter += 1;
   const totalMinor = options.totalMinor ?? 25_900;
   const orderNo = `E2E${Date.now()}${orderCounter}`;
@@ -188,6 +193,20 @@ describe('permissions', () => {
     expect(await fulfilment.locator('li').first().getAttribute('title')).toBe('orders:read');
   });
 
+  it('at tablet width the orders list fits without scrolling sideways', async () => {
+    // The longest name and address a buyer could bring (contact names are bounded by the address rules).
+    await paidOrder({
+      contactName: 'Maximiliane Alexandra Wolfeschlegelsteinhausen-Bergerdorff',
+      buyerName: `averyverylongmailboxnameforabuyerwhowantseverything${Date.now()}`,
+    });
+    const { page } = await consoleAs('fulfilment');
+    await page.setViewportSize({ width: 820, height: 1180 });
+    await page.goto(`${suite.server.url}/admin/orders`);
+    await page.locator('.data-table tbody tr').first().waitFor();
+    const fits = await page.locator('.table-wrap').evaluate((wrap) => wrap.scrollWidth <= wrap.clientWidth);
+    expect(fits).toBe(true);
+  });
+
   it('at tablet width the menu opens over the page and closes with Escape or a tap beside it', async () => {
     const { page } = await consoleAs('fulfilment');
     await page.setViewportSize({ width: 820, height: 1180 });
@@ -237,7 +256,8 @@ describe('accessibility', () => {
         expect(await seriousViolations(page), `${path} (${mode})`).toEqual([]);
       }
     }
-  });
+    // Sixteen scans (eight screens, two modes): longer than one step's default on a busy machine.
+  }, 120_000);
 
   it('has no serious axe violation on the sign-in page', async () => {
     const page = await suite.open();

@@ -1,5 +1,6 @@
 import type { AuditEventView } from '../../../server/domains/audit/audit.schemas';
 import { useConsoleT } from '../lib/console-context';
+import { countText } from '../lib/format';
 
 const show = (value: unknown) =>
   value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
@@ -11,7 +12,7 @@ export function AuditChanges({ changes }: { changes: AuditEventView['changes'] }
   if (fields.length === 0) return null;
   return (
     <details className="audit-changes">
-      <summary>{t('console.audit.changes', { count: fields.length })}</summary>
+      <summary>{countText(t, 'console.audit.changes', fields.length)}</summary>
       <table className="data-table data-table--compact">
         <thead>
           <tr>

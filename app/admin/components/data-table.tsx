@@ -1,8 +1,16 @@
 import { flexRender, type Column, type Table } from '@tanstack/react-table';
 
-/** Columns whose `meta.numeric` is set are right-aligned (amounts, counts). */
+interface ColumnLook {
+  /** Right-aligned (amounts, counts). */
+  numeric?: boolean;
+  /** Left out at tablet width, so the list fits without scrolling sideways (the detail page has it). */
+  wideOnly?: boolean;
+}
+
 export function columnClass<Row>(column: Column<Row>): string | undefined {
-  return (column.columnDef.meta as { numeric?: boolean } | undefined)?.numeric ? 'numeric' : undefined;
+  const look = (column.columnDef.meta ?? {}) as ColumnLook;
+  const classes = [look.numeric ? 'numeric' : '', look.wideOnly ? 'wide-only' : ''].filter(Boolean);
+  return classes.length > 0 ? classes.join(' ') : undefined;
 }
 
 /** The body of a console list: one row per record, cells rendered by their column definitions. */

@@ -1,3 +1,4 @@
+import type { MessageKey, Translate } from '../../../i18n';
 import type { Locale } from '../../../i18n/locales';
 import { MINOR_DIGITS, isCurrency } from '../../../server/shared/money';
 
@@ -43,4 +44,15 @@ export function formatDay(iso: string, locale: Locale): string {
   return new Intl.DateTimeFormat(intlLocale(locale), { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(
     new Date(iso),
   );
+}
+
+/** Message keys that have a singular form under `<key>.one`. */
+export type CountedKey = { [K in MessageKey]: `${K}.one` extends MessageKey ? K : never }[MessageKey];
+
+/**
+ * "1 order matches", "2 orders match": English has a singular, so counted texts keep it under
+ * `<key>.one` (Chinese repeats the same text there).
+ */
+export function countText(t: Translate, key: CountedKey, count: number): string {
+  return t(count === 1 ? (`${key}.one` as MessageKey) : key, { count });
 }

@@ -7,7 +7,7 @@ import type {
 } from '../../../server/domains/customers/admin-customers.schemas';
 import { adminApi, adminUrl, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatDateTime, formatMoney } from '../lib/format';
+import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { ORDER_STATUS_LABELS, orderStatusTone } from '../lib/order-labels';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
@@ -50,7 +50,7 @@ export default function CustomerDetailPage() {
   });
   const signOut = useAction(async () => {
     const result = await adminApi<CustomerActionResult>(`/customers/${profile.id}/sign-out`, { body: {} });
-    await finish(t('console.customer.signedOut', { count: result.sessions_revoked }));
+    await finish(countText(t, 'console.customer.signedOut', result.sessions_revoked));
   });
   const erase = useAction(async () => {
     await adminApi<EraseCustomerResult>(`/customers/${profile.id}/erase`, { body: { confirm_email: typedEmail } });

@@ -7,7 +7,7 @@ import {
 } from '../../../server/domains/customers/admin-customers.schemas';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatDateTime, formatMoney } from '../lib/format';
+import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
 import { Icon } from '../components/icon';
@@ -77,7 +77,7 @@ export default function CustomersPage() {
   return (
     <>
       <PageHeader title={t('console.customers.title')}>
-        <p className="muted">{t('console.customers.count', { count: page.total })}</p>
+        <p className="muted">{countText(t, 'console.customers.count', page.total)}</p>
       </PageHeader>
       <Form method="get" className="filter-bar" aria-label={t('console.orders.filters')}>
         <div className="filter-bar__search">

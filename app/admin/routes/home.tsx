@@ -2,7 +2,7 @@ import { Link, type ClientLoaderFunctionArgs } from 'react-router';
 import type { AdminDashboard } from '../../../server/domains/orders/admin-orders.schemas';
 import { AdminApiError, adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatDateTime, formatDay, formatMoney } from '../lib/format';
+import { countText, formatDateTime, formatDay, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill } from '../components/ui';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
@@ -87,12 +87,12 @@ export default function HomePage() {
               <div>
                 <span className="muted">{t('console.home.today')}</span>
                 <strong className="figure">{money(dashboard.sales.today_minor)}</strong>
-                <span className="muted">{t('console.home.orders', { count: dashboard.sales.today_orders })}</span>
+                <span className="muted">{countText(t, 'console.home.orders', dashboard.sales.today_orders)}</span>
               </div>
               <div>
                 <span className="muted">{t('console.home.week')}</span>
                 <strong className="figure">{money(dashboard.sales.week_minor)}</strong>
-                <span className="muted">{t('console.home.orders', { count: dashboard.sales.week_orders })}</span>
+                <span className="muted">{countText(t, 'console.home.orders', dashboard.sales.week_orders)}</span>
               </div>
             </div>
             <SalesChart days={dashboard.sales.daily} currency={dashboard.currency} />

@@ -15,7 +15,7 @@ import type {
 import { ORDER_STATUSES, PAY_STATUSES } from '../../../server/shared/order-status';
 import { adminApi, adminUrl, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatDateTime, formatMoney } from '../lib/format';
+import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { ORDER_STATUS_LABELS, PAY_STATUS_LABELS, orderStatusTone, payStatusTone } from '../lib/order-labels';
 import { EmptyState, ErrorNotice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
 import { Icon } from '../components/icon';
@@ -83,15 +83,18 @@ export default function OrdersPage() {
         header: () => t('console.orders.col.buyer'),
         enableSorting: false,
         cell: (info) => (
-          <span className="cell-stack">
-            <span>{info.getValue()}</span>
-            <span className="muted">{info.row.original.buyer_email}</span>
+          <span className="cell-stack cell-stack--clip">
+            <span title={info.getValue()}>{info.getValue()}</span>
+            <span className="muted" title={info.row.original.buyer_email}>
+              {info.row.original.buyer_email}
+            </span>
           </span>
         ),
       }),
       column.accessor('country_code', {
         header: () => t('console.orders.col.country'),
         enableSorting: false,
+        meta: { wideOnly: true },
       }),
       column.accessor('status', {
         header: () => t('console.orders.col.status'),
@@ -117,7 +120,7 @@ export default function OrdersPage() {
       column.accessor('item_count', {
         header: () => t('console.orders.col.items'),
         enableSorting: false,
-        meta: { numeric: true },
+        meta: { numeric: true, wideOnly: true },
       }),
       column.accessor('total_minor', {
         id: 'total',
@@ -197,7 +200,7 @@ export default function OrdersPage() {
           </>
         }
       >
-        <p className="muted">{t('console.orders.count', { count: page.total })}</p>
+        <p className="muted">{countText(t, 'console.orders.count', page.total)}</p>
       </PageHeader>
 
       {bulkOpen ? <BulkShip /> : null}

@@ -8,7 +8,7 @@ import { permissionList, roleBody, type RoleView } from '../../../server/domains
 import type { Permission } from '../../../server/domains/staff/permissions';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
+import { countText, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import { useSettlementCurrency } from '../lib/settlement';
 import { AREA_LABELS, PERMISSION_LABELS } from '../lib/permission-labels';
 import { ConfirmDialog, ErrorNotice, Notice, PageHeader, Pill, useAction } from '../components/ui';
@@ -78,7 +78,7 @@ export default function RolesPage() {
               )}
             </header>
             <p className="muted">
-              {t('console.roles.members', { count: role.member_count })} ·{' '}
+              {countText(t, 'console.roles.members', role.member_count)} ·{' '}
               {role.refund_limit_minor === null
                 ? t('console.roles.noLimit')
                 : t('console.roles.limit', { amount: formatMoney(role.refund_limit_minor, currency, locale) })}

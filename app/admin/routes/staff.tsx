@@ -13,7 +13,7 @@ import {
 } from '../../../server/domains/staff/staff.schemas';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { formatDateTime } from '../lib/format';
+import { countText, formatDateTime } from '../lib/format';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
 
 type Invitation = z.infer<typeof invitationView>;
@@ -61,7 +61,7 @@ export default function StaffPage() {
           </button>
         }
       >
-        <p className="muted">{t('console.staff.count', { count: members.length })}</p>
+        <p className="muted">{countText(t, 'console.staff.count', members.length)}</p>
       </PageHeader>
       {done ? <Notice>{done}</Notice> : null}
       {inviting ? (
