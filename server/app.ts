@@ -11,6 +11,7 @@ import { registerResponseCache, serverWithFrontDoor, type FrontDoor } from './ht
 import { registerSecurityHeaders } from './http/security-headers';
 import { answerFrameworkError, registerErrorHandling } from './http/error-handler';
 import { registerLoadShedding } from './http/load-shedding';
+import { registerGracefulStop, type StopState } from './http/graceful-stop';
 import { registerRequestContext, requestIdOf } from './http/request-context';
 import { registerAdminGate } from './http/admin-api';
 import { addressRoutes } from './http/routes/address.routes';
@@ -63,8 +64,9 @@ export async function buildApp({
   const { env } = appContext;
   // Cache hits are answered in front of Fastify once the response cache exists (server/http/response-cache.ts).
   let frontDoor: FrontDoor | undefined;
+  const stop: StopState = { stopping: false };
   const app = Fastify({
-    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor),
+    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor, stop),
     // Slow clients are cut off (docs/decisions/0074-slow-clients-and-load-shedding.md); Node checks
     // the header and request deadlines every `connectionsCheckingInterval` (30 s unless set).
     requestTimeout: env.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
@@ -75,6 +77,9 @@ export async function buildApp({
     bodyLimit: env.BODY_LIMIT_BYTES,
     trustProxy: env.TRUST_PROXY,
     forceCloseConnections: 'idle',
+    // A request reaching a closing copy on a kept-alive connection is served (with `Connection:
+    // close`), not refused: the balancer sent it there, and a 503 would be ours to answer for.
+    return503OnClosing: false,
     requestIdHeader: false,
     logController: new OneLineRequestLog(),
     genReqId: requestIdOf,
@@ -86,6 +91,7 @@ export async function buildApp({
   app.setSerializerCompiler(serializerCompiler);
 
   // First hooks of every request: the response cache answers repeats before anything else runs.
+  registerGracefulStop(app, stop);
   registerSecurityHeaders(app, { https: servedOverHttps(env) });
   const responseCache = registerResponseCache(app, {
     appContext,
@@ -121,7 +127,7 @@ export async function buildApp({
     transform: jsonSchemaTransform,
   });
 
-  await app.register(healthRoutes, { appContext });
+  await app.register(healthRoutes, { appContext, stop });
   await app.register(seoRoutes);
   await app.register(googleCallbackRoutes);
 

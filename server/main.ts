@@ -11,6 +11,11 @@ import { loadEnv, type ConfiguredEnv } from './shared/env';
 import { createLogger, exitOnceLogged } from './shared/logger';
 
 const BUILD_DIR = path.resolve('build');
+/**
+ * After the drain: finishing the requests in flight, the jobs (the outbox sends what is due for
+ * up to 10 s) and closing the database. A copy still busy past it is stuck, and exits anyway.
+ */
+const STOP_LIMIT_MS = 15_000;
 
 async function storefrontOptions(
   mode: 'development' | 'production',
@@ -92,19 +97,24 @@ async function main(): Promise<void> {
       );
     }
 
-    let closing = false;
+    let stopping = false;
     const shutdown = async (signal: string) => {
-      if (closing) return;
-      closing = true;
-      log.info({ signal }, 'shutting down: finishing in-flight requests');
+      if (stopping) return;
+      stopping = true;
+      const started = performance.now();
+      log.info(
+        { signal, drainMs: env.SHUTDOWN_DRAIN_MS },
+        'stopping: readiness fails now, new connections are refused after the drain',
+      );
       const force = setTimeout(() => {
         log.error('shutdown took too long; exiting');
         exitOnceLogged(log, 1);
-      }, 15_000).unref();
+      }, env.SHUTDOWN_DRAIN_MS + STOP_LIMIT_MS).unref();
       // Also stops the background jobs (server/jobs/background-jobs.ts), after a run in progress.
-      await app.close();
+      await app.stopGracefully(env.SHUTDOWN_DRAIN_MS);
       await closeAppContext(appContext);
       clearTimeout(force);
+      log.info({ ms: Math.round(performance.now() - started) }, 'stopped');
       exitOnceLogged(log, 0);
     };
     process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -12,6 +12,7 @@ import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf, stockPageProduc
 import { CSRF_COOKIE } from './csrf';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawRequestCookies, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
+import { closeConnectionWhileStopping, type StopState } from './graceful-stop';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -52,8 +53,10 @@ export function serverWithFrontDoor(
     maxRequestsPerSocket?: number;
   },
   frontDoor: () => FrontDoor | undefined,
+  stop: StopState,
 ): http.Server {
   const server = http.createServer(options.http ?? {}, (raw, res) => {
+    closeConnectionWhileStopping(stop, res);
     if (frontDoor()?.(raw, res)) return;
     handler(raw, res);
   });

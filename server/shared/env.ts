@@ -57,6 +57,13 @@ const envSchema = z.object({
   HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(72),
   HTTP_IDLE_TIMEOUT_SECONDS: z.coerce.number().int().min(1).default(60),
+  /**
+   * Rolling restarts (docs/decisions/0120-rolling-restarts.md): after SIGTERM or SIGINT, how long
+   * the copy keeps serving with `/readyz` failing before it stops listening, so the balancer has
+   * taken it out of rotation by then. At least the balancer's health-check interval times the
+   * failures it needs; 0 stops listening at once (no balancer, `npm run dev`).
+   */
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(120_000).default(5_000),
   /** Load shedding (same ADR): past any of these the API and pages answer 503; 0 turns a check off. */
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).default(1000),
   OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),

@@ -53,7 +53,7 @@ describe('cart of a signed-in buyer', () => {
     expect(missing.body.msg).toBe('This product option does not exist');
     const few = await prepareSku(server, { stock: 3 });
     const tooMany = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: few.id, quantity: 4 } });
-    expect(tooMany.status).toBe(400);
+    expect(tooMany.status).toBe(409);
     expect(tooMany.body.msg).toMatch(/^Only 3 left of /);
     const none = await prepareSku(server, { stock: 0 });
     const soldOut = await buyer.call('/v1/cart/items', {
@@ -61,6 +61,7 @@ describe('cart of a signed-in buyer', () => {
       body: { sku_id: none.id, quantity: 1 },
       headers: { lang: 'zh-cn' },
     });
+    expect(soldOut.status).toBe(409);
     expect(soldOut.body.msg).toMatch(/已售罄$/);
   });
 

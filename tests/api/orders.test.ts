@@ -303,6 +303,53 @@ describe('operator CLI (npm run shop)', () => {
     expect(express.events[0].description).toBe('Delivered');
   });
 
+  it('counts the units of every line of each order waiting to ship', async () => {
+    const buyer = await makeShopper(server);
+    const [first, second, third] = [
+      await prepareSku(server, { stock: 20 }),
+      await prepareSku(server, { stock: 20 }),
+      await prepareSku(server, { stock: 20 }),
+    ];
+    const order = async (items: Array<[number, number]>) => {
+      const placed = await buyer.call('/v2/order', {
+        method: 'POST',
+        body: { items: items.map(([sku_id, quantity]) => ({ sku_id, quantity })) },
+      });
+      expect(placed.status).toBe(200);
+      await paid(placed.body.data.id);
+      return placed.body.data.order_no as string;
+    };
+    const twoLines = await order([
+      [first.id, 1],
+      [second.id, 1],
+    ]);
+    const threeLines = await order([
+      [first.id, 2],
+      [second.id, 3],
+      [third.id, 1],
+    ]);
+    const oneLine = await order([[third.id, 4]]);
+    const out: string[] = [];
+    await runShopCommand(server.ctx, ['orders:to-ship'], (line) => out.push(line));
+    // The columns are as wide as the dashes under their names.
+    const [header = '', dashes = '', ...rows] = out.join('\n').split('\n');
+    const columns = [...dashes.matchAll(/-+/g)].map((match) => ({
+      name: header.slice(match.index, match.index + match[0].length).trim(),
+      start: match.index,
+      end: match.index + match[0].length,
+    }));
+    const cell = (row: string, name: string) => {
+      const column = columns.find((candidate) => candidate.name === name)!;
+      return row.slice(column.start, column.end).trim();
+    };
+    const unitsByOrder = Object.fromEntries(
+      rows
+        .filter((row) => [twoLines, threeLines, oneLine].includes(cell(row, 'order_no')))
+        .map((row) => [cell(row, 'order_no'), cell(row, 'items')]),
+    );
+    expect(unitsByOrder).toEqual({ [twoLines]: '2', [threeLines]: '6', [oneLine]: '4' });
+  });
+
   it('refuses an unknown carrier, shipping twice, and tracking an unshipped order', async () => {
     const buyer = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 5 });

@@ -1,32 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { asc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { products, productSkus } from '../../server/db/schema';
 import { chinaAddress } from '../support/buyers';
 import { decodedMail, startFakeSmtp, type FakeSmtp } from '../support/mail';
-import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
+import { prepareBuyingShop } from '../support/persistent-shop';
 import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
 
 const SESSION_SECRET = 'outbox-restart-session-secret-'.padEnd(48, 'x');
 
 /** A buyer with a live session and a SKU with plenty of stock, in a database the spawned servers share. */
-function prepareShop(dataDir: string) {
-  return preparePersistentShop(dataDir, SESSION_SECRET, async (ctx) => {
-    const buyer = await buyerWithSession(ctx, 'outbox-buyer');
-    const [sku] = await ctx.db
-      .select({ id: productSkus.id })
-      .from(productSkus)
-      .innerJoin(products, eq(products.id, productSkus.productId))
-      .where(eq(products.listed, true))
-      .orderBy(asc(productSkus.id))
-      .limit(1);
-    if (!sku) throw new Error('the template has no listed SKU');
-    await ctx.db.update(productSkus).set({ stock: 10_000 }).where(eq(productSkus.id, sku.id));
-    return { skuId: sku.id, headers: buyer.headers };
-  });
-}
+const prepareShop = (dataDir: string) => prepareBuyingShop(dataDir, SESSION_SECRET, 'outbox-buyer');
 
 /** Runs `test` with a prepared shop and its environment, and cleans up whatever it started. */
 async function withShop(

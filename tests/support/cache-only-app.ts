@@ -14,7 +14,7 @@ export function cacheOnlyApp(): FastifyInstance {
   const appContext = { kv: createMemoryStore(), log: pino({ level: 'silent' }), env: {} } as unknown as AppContext;
   let frontDoor: FrontDoor | undefined;
   const app = Fastify({
-    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor),
+    serverFactory: (handler, options) => serverWithFrontDoor(handler, options, () => frontDoor, { stopping: false }),
   });
   frontDoor = registerResponseCache(app, { appContext, ttlSeconds: 60, secureCookies: false, https: false })!.frontDoor;
   registerRequestContext(app, appContext);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { openDatabase } from '../../server/db/client';
-import { users } from '../../server/db/schema';
+import { asc, eq } from 'drizzle-orm';
+import { products, productSkus, users } from '../../server/db/schema';
 import { createSession } from '../../server/domains/customers/sessions.service';
 import type { AppContext } from '../../server/context';
 import { openTestDatabase, postgresAdminUrl, templateDumpPath } from './database';
@@ -47,4 +48,26 @@ export async function buyerWithSession(ctx: AppContext, username: string) {
     userId: user.id,
     headers: { token: session.token, sign: session.sign, lang: 'en', 'content-type': 'application/json' },
   };
+}
+
+/** The first listed SKU of the template, its stock set to `stock`; answers its id. */
+async function stockedSku(ctx: AppContext, stock: number): Promise<number> {
+  const [sku] = await ctx.db
+    .select({ id: productSkus.id })
+    .from(productSkus)
+    .innerJoin(products, eq(products.id, productSkus.productId))
+    .where(eq(products.listed, true))
+    .orderBy(asc(productSkus.id))
+    .limit(1);
+  if (!sku) throw new Error('the template has no listed SKU');
+  await ctx.db.update(productSkus).set({ stock }).where(eq(productSkus.id, sku.id));
+  return sku.id;
+}
+
+/** A persistent shop with a buyer `username` (a live session) and a SKU with plenty of stock to buy. */
+export function prepareBuyingShop(dataDir: string, sessionSecret: string, username: string) {
+  return preparePersistentShop(dataDir, sessionSecret, async (ctx) => {
+    const buyer = await buyerWithSession(ctx, username);
+    return { skuId: await stockedSku(ctx, 10_000), headers: buyer.headers };
+  });
 }

@@ -25,6 +25,8 @@ export function spawnServer(env: Record<string, string | undefined>, port: numbe
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: dataDir,
+    // No balancer in front to wait for; the rolling-restart test sets its own drain.
+    SHUTDOWN_DRAIN_MS: '0',
     ...env,
   };
   const childEnv = Object.fromEntries(Object.entries(merged).filter(([, value]) => value !== undefined));

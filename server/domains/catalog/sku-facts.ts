@@ -2,7 +2,7 @@ import { asc, eq, inArray } from 'drizzle-orm';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { productImages, productProperties, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { Database } from '../../db/client';
-import { BadRequestError, NotFoundError } from '../../shared/errors';
+import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { isCurrency, type Currency } from '../../shared/money';
 
 /** Service note 4: "nationwide free shipping": the product adds no weight to the shipping fee. */
@@ -104,6 +104,18 @@ export function lineProblem(facts: SkuFacts, quantity: number): LineProblem | nu
   return null;
 }
 
+/**
+ * The one refusal for a quantity the shelf cannot give, wherever it is found: adding to or
+ * changing the cart, the checkout quote, or the stock guard when the order is placed. It is a
+ * conflict (409, docs/api.md): the request is well formed, the shelf is what says no, and a
+ * smaller quantity may still go through. Sold out when nothing is left, else how many are.
+ */
+export class OutOfStockError extends AppError {
+  constructor(name: string, stock: number) {
+    super('conflict', stock > 0 ? 'cart.notEnoughStock' : 'cart.soldOut', { name, stock });
+  }
+}
+
 /** Refuses a quantity the shelf cannot give right now, naming the product. */
 export function assertLineBuyable(
   sku: SkuFacts | undefined,
@@ -114,8 +126,7 @@ export function assertLineBuyable(
   const name = pickText(sku.productName, locale);
   const problem = lineProblem(sku, quantity);
   if (problem === 'unlisted') throw new BadRequestError('cart.unlisted', { name });
-  if (problem === 'sold_out') throw new BadRequestError('cart.soldOut', { name });
-  if (problem === 'insufficient_stock') throw new BadRequestError('cart.notEnoughStock', { name, stock: sku.stock });
+  if (problem === 'sold_out' || problem === 'insufficient_stock') throw new OutOfStockError(name, sku.stock);
 }
 
 export function propertiesText(properties: SkuFacts['properties'], pick: (text: LocalizedText) => string): string {

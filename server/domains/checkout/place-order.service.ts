@@ -1,9 +1,10 @@
 import { pickText, type Locale } from '../../../i18n';
 import type { AppContext } from '../../context';
 import { retireStockPages } from '../../shared/content-version';
-import { AppError, BadRequestError } from '../../shared/errors';
+import { BadRequestError } from '../../shared/errors';
 import { addressSnapshot } from '../addresses/addresses.service';
 import { removeCartLines, userCartKey } from '../cart/cart.service';
+import { OutOfStockError } from '../catalog/sku-facts';
 import { takeStock } from '../catalog/stock.service';
 import { claimCouponUse } from '../coupons/coupons.service';
 import { enqueueOrderMail } from '../orders/order-mail';
@@ -18,13 +19,6 @@ import {
 import type { OrderDetail } from '../orders/orders.schemas';
 import { getOrderDetail } from '../orders/orders.service';
 import { quoteOrder, type QuoteInput } from './checkout.service';
-
-/** Stock ran out between the quote and the order (a conflict: the buyer can try a smaller quantity). */
-export class OutOfStockError extends AppError {
-  constructor(name: string, stock: number) {
-    super('conflict', stock > 0 ? 'cart.notEnoughStock' : 'cart.soldOut', { name, stock });
-  }
-}
 
 export interface PlaceOrderInput extends QuoteInput {
   notes?: string;

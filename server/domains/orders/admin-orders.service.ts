@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Locale } from '../../../i18n';
-import { orderItems, orders, refunds, users } from '../../db/schema';
+import { orders, refunds, users } from '../../db/schema';
 import type { AppContext } from '../../context';
 import { isCurrency, type Currency } from '../../shared/money';
 import type { AdminOrderExportQuery, AdminOrderListQuery, AdminOrderPage, AdminOrderRow } from './admin-orders.schemas';
 import { orderStatusText, payStatusText } from './orders.service';
+import { unitsOrdered } from './order-units';
 
 /**
  * The console's order list and its CSV export (the detail is in admin-order-detail.service.ts).
@@ -75,10 +76,7 @@ const rowColumns = {
   countryCode: countryOf,
   totalMinor: orders.totalMinor,
   currency: orders.currency,
-  itemCount:
-    sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
-      Number,
-    ),
+  itemCount: unitsOrdered,
   refundedMinor:
     sql<number>`(select coalesce(sum(${refunds.amountMinor}), 0) from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.status} = 'succeeded')`.mapWith(
       Number,

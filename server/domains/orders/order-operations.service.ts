@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { orderItems, orders } from '../../db/schema';
+import { orders } from '../../db/schema';
 import type { ActingContext, AppContext } from '../../context';
 import { recordAudit } from '../audit/audit.service';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
@@ -9,6 +9,7 @@ import { enqueueOrderMail } from './order-mail';
 import { ORDER_STATUS } from '../../shared/order-status';
 import { IllegalTransitionError, lockOrder, moveOrder, type OrderRow } from './order-state';
 import { onlyRow } from '../../db/rows';
+import { unitsOrdered } from './order-units';
 
 /**
  * What the operator does to orders (the `npm run shop` CLI calls these): list what is
@@ -33,10 +34,7 @@ export async function listOrdersToShip(ctx: AppContext): Promise<OrderToShip[]> 
   const rows = await ctx.db
     .select({
       order: orders,
-      items:
-        sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
-          Number,
-        ),
+      items: unitsOrdered,
     })
     .from(orders)
     .where(eq(orders.status, ORDER_STATUS.pendingShipment))

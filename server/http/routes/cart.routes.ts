@@ -65,7 +65,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['cart'],
         summary: 'Add a quantity of a SKU (adds to an existing line)',
         body: addCartItemBody,
-        response: answers(cartView, 'write', 'notFound'),
+        response: answers(cartView, 'write', 'notFound', 'conflict'),
       },
     },
     async (request, reply) => {
@@ -88,7 +88,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "Set a line's quantity",
         params: cartItemParams,
         body: setCartItemBody,
-        response: answers(cartView, 'write', 'notFound'),
+        response: answers(cartView, 'write', 'notFound', 'conflict'),
       },
     },
     async (request, reply) => {

@@ -25,7 +25,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Price an order before placing it: product price, shipping fee, discount, total paid, in the settlement and display currencies',
         body: confirmOrderBody,
-        response: answers(confirmViewSchema, 'write', 'login', 'notFound'),
+        response: answers(confirmViewSchema, 'write', 'login', 'notFound', 'conflict'),
       },
     },
     async (request) => {

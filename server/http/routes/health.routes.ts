@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
+import type { StopState } from '../graceful-stop';
 import { OVERLOAD_RETRY_AFTER_SECONDS } from '../load-shedding';
 
 const READINESS_TIMEOUT_MS = 2_000;
@@ -13,11 +14,15 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * Liveness says the process answers, and whether it is shedding load (503 `overloaded`, so a
- * balancer can send traffic elsewhere); readiness says its database and shared store answer.
+ * balancer can send traffic elsewhere); readiness says its database and shared store answer,
+ * and fails from the moment the copy is told to stop, while it still serves (ADR 0120).
  * Neither is shed (server/http/load-shedding.ts).
  */
-export async function healthRoutes(app: FastifyInstance, options: { appContext: AppContext }): Promise<void> {
-  const { appContext } = options;
+export async function healthRoutes(
+  app: FastifyInstance,
+  options: { appContext: AppContext; stop: StopState },
+): Promise<void> {
+  const { appContext, stop } = options;
   app.get('/healthz', { schema: { hide: true } }, async (request, reply) => {
     if (!app.isUnderPressure()) return { status: 'ok' };
     reply.status(503).header('retry-after', String(OVERLOAD_RETRY_AFTER_SECONDS));
@@ -25,6 +30,10 @@ export async function healthRoutes(app: FastifyInstance, options: { appContext: 
   });
 
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    if (stop.stopping) {
+      reply.status(503);
+      return { status: 'stopping' };
+    }
     const checks = await Promise.all([
       withTimeout(appContext.database.ping(), READINESS_TIMEOUT_MS).then(
         () => ['database', 'ok'] as const,
