@@ -186,7 +186,7 @@ export async function removeFromCart(
  * the shelf or MAX_LINE_QUANTITY. A line that was already past the shelf in either cart keeps
  * its quantity (its problem text says why) rather than shrinking behind the buyer's back.
  */
-export function mergedQuantity(held: number, added: number, stock: number): number {
+function mergedQuantity(held: number, added: number, stock: number): number {
   return Math.min(MAX_LINE_QUANTITY, Math.max(Math.min(held + added, stock), held, added));
 }
 
