@@ -12,10 +12,11 @@ export default [
     route('search', 'routes/search.tsx'),
     route('product/cate/:id', 'routes/category.tsx'),
     route('product/:id', 'routes/product.tsx'),
+    // A visitor's cart is theirs to see and change; sign-in waits for checkout (ADR 0115).
+    route('cart', 'routes/cart.tsx'),
     // Login-only pages (SPEC section 2) go inside this guard; unknown paths under its prefixes 404 for members.
     layout('routes/account-guard.tsx', [
       route('my/account', 'routes/account.tsx'),
-      route('cart', 'routes/cart.tsx'),
       route('my/address', 'routes/address.tsx'),
       route('my/order', 'routes/orders.tsx'),
       route('my/order/:id', 'routes/order-detail.tsx'),

@@ -21,7 +21,7 @@ export function loader({ context }: Route.LoaderArgs) {
   return null;
 }
 
-/** Login-only pages show account, address, cart and order texts (i18n/packs.ts). */
+/** Login-only pages show account, address and order texts (i18n/packs.ts). */
 export const handle = { messagePacks: ['account'] } as const satisfies MessagePacksHandle;
 
 export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);

@@ -1,39 +1,50 @@
 import { data } from 'react-router';
 import { z } from 'zod';
 import { translate } from '../../i18n';
+import type { MessagePacksHandle } from '../../i18n/packs';
+import { GUEST_CART_COOKIE } from '../../server/shared/cookies';
 import { cartItemParams, setCartItemBody } from '../../server/domains/cart/cart.schemas';
 import { CartPage } from '~/components/cart/cart-page';
 import { formFields, parseForm, readForm, runAction } from '~/lib/action-result.server';
 import { routeLocale } from '~/lib/locale';
+import { withMessagePacks } from '~/lib/message-packs';
 import { requestCookies } from '~/lib/request-cookies.server';
 import { pageMeta } from '~/lib/seo';
-import { requireSessionUser } from '~/lib/session';
 import type { Route } from './+types/cart';
 
-/** The API's visitor cart cookie (server/http/guest-cart.ts); merged here once its owner is logged in. */
-const GUEST_CART_COOKIE = 'cart_id';
-const GUEST_CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
-
-/** /{locale}/cart, under the guard layout: the buyer's cart through services.cart. */
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const user = requireSessionUser(context);
-  const { cart, siteSettings } = context.services;
-  const guest = requestCookies(request)[GUEST_CART_COOKIE];
-  const headers = new Headers();
-  if (guest && GUEST_CART_ID.test(guest)) {
-    await cart.mergeGuestCart(context.ctx, { guestCartId: guest, userId: user.id });
-    headers.append('set-cookie', `${GUEST_CART_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
-  }
-  const currency = (await siteSettings.getSiteSettings(context.ctx)).currency;
-  const view = await cart.getCart(context.ctx, {
-    cartKey: cart.userCartKey(user.id),
-    locale: routeLocale(params),
-    currency,
+/**
+ * The cart this request works on, the buyer's or the visitor's (`cart.requestCart`, as the API
+ * decides it), and the Set-Cookie that retires a visitor cart the buyer's account just took in.
+ */
+async function requestCart(request: Request, context: Route.LoaderArgs['context']) {
+  const owner = await context.services.cart.requestCart(context.ctx, {
+    userId: context.ctx.user?.id,
+    guestCartCookie: requestCookies(request)[GUEST_CART_COOKIE],
   });
+  const headers = new Headers();
+  if (owner.guestCartAdopted)
+    headers.append('set-cookie', `${GUEST_CART_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax`);
+  return { cartKey: owner.cartKey, headers };
+}
+
+/** /{locale}/cart: the signed-in buyer's cart, or a visitor's cookie cart; nobody is asked to sign in before checkout. */
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const { cartKey, headers } = await requestCart(request, context);
+  const currency = (await context.services.siteSettings.getSiteSettings(context.ctx)).currency;
+  const view = await context.services.cart.getCart(context.ctx, { cartKey, locale: routeLocale(params), currency });
   return data({ cart: view }, { headers });
 }
 
-export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
+  const merged = new Headers(loaderHeaders);
+  for (const cookie of actionHeaders.getSetCookie()) merged.append('set-cookie', cookie);
+  return merged;
+};
+
+/** The cart's texts are in the account pack (checkout UI), which the guard layout loads for its pages. */
+export const handle = { messagePacks: ['account'] } as const satisfies MessagePacksHandle;
+
+export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
 
 /**
  * The cart form's closed set of intents, each with the API's rules for its fields
@@ -49,7 +60,6 @@ const cartForm = z.discriminatedUnion('intent', [
 
 /** intent=set (sku_id, quantity) or intent=remove (sku_id); answers the new count for the header badge. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const { cart } = context.services;
   const parsed = parseForm(locale, cartForm, formFields(await readForm(request, locale)));
@@ -58,15 +68,18 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return data({ ok: false, error: parsed.error }, { status: parsed.fields.intent ? 400 : 200 });
   }
   const form = parsed.data;
-  const cartKey = cart.userCartKey(user.id);
+  const { cartKey, headers } = await requestCart(request, context);
   const result = await runAction(locale, async () => {
     if (form.intent === 'remove') await cart.removeFromCart(context.ctx, { cartKey, skuId: form.sku_id });
     else await cart.setCartQuantity(context.ctx, { cartKey, skuId: form.sku_id, quantity: form.quantity, locale });
     return cart.cartCount(context.ctx, cartKey);
   });
-  return result.ok
-    ? { ok: true, count: result.data, removed: form.intent === 'remove' }
-    : { ok: false, error: result.error };
+  return data(
+    result.ok
+      ? { ok: true, count: result.data, removed: form.intent === 'remove' }
+      : { ok: false, error: result.error },
+    { headers },
+  );
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [

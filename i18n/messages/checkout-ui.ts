@@ -24,6 +24,7 @@ export const checkoutUiMessages = defineMessages({
     'cart.goods': 'Items ({count})',
     'cart.shippingLater': 'Shipping and discounts are worked out at checkout.',
     'cart.checkout': 'Checkout',
+    'cart.signInAtCheckout': 'You sign in at checkout, and this cart moves to your account.',
     'cart.fixProblems': 'Some items cannot be bought as they are. Change or remove them to check out.',
     'cart.lineProblem': 'Problem with this item',
 
@@ -181,6 +182,7 @@ export const checkoutUiMessages = defineMessages({
     'cart.goods': '商品（{count} 件）',
     'cart.shippingLater': '运费和优惠将在结算时计算。',
     'cart.checkout': '去结算',
+    'cart.signInAtCheckout': '结算时登录，购物车中的商品会保存到您的账户。',
     'cart.fixProblems': '部分商品暂时无法购买，请修改或删除后再结算。',
     'cart.lineProblem': '该商品有问题',
 

@@ -1,6 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import routes from '../../app/routes';
-import { isSharedPage, stockPageProductId } from './cache-keys';
+import { isSharedPage, pageKey, stockPageProductId } from './cache-keys';
 
 interface RouteEntry {
   path?: string;
@@ -27,10 +28,11 @@ function localePages(): Array<{ path: string; guarded: boolean }> {
 
 describe('isSharedPage', () => {
   // The list in cache-keys.ts and app/routes.ts must agree: a page is shared exactly when it is
-  // outside the account guard and shows the catalogue (everything but the preferences form post).
+  // outside the account guard and shows the catalogue (everything but the preferences form post
+  // and the visitor's own cart).
   it.each(localePages())('knows whether /en/$path is shared (guarded: $guarded)', ({ path, guarded }) => {
     const url = `/en/${path.replaceAll(/:\w+/g, '7')}`;
-    expect(isSharedPage(url)).toBe(!guarded && path !== 'preferences');
+    expect(isSharedPage(url)).toBe(!guarded && path !== 'preferences' && path !== 'cart');
   });
 
   it('takes React Router data requests and queries of shared pages, and nothing outside a locale', () => {
@@ -40,6 +42,20 @@ describe('isSharedPage', () => {
     expect(isSharedPage('/en/my/account.data')).toBe(false);
     expect(isSharedPage('/product/3')).toBe(false);
     expect(isSharedPage('/en/product/3/extra')).toBe(false);
+  });
+});
+
+describe('pageKey', () => {
+  const keyOf = (url: string, cookie?: string) =>
+    pageKey({ url, headers: cookie ? { cookie } : {} } as IncomingMessage, 'v1', { hostInKey: false });
+
+  it("gives the visitor's cart page no key, with or without a cart or a session, also as a data request", () => {
+    for (const url of ['/en/cart', '/zh-cn/cart', '/en/cart.data', '/en/cart?login_error=google']) {
+      expect(keyOf(url), url).toBeUndefined();
+      expect(keyOf(url, 'cart_id=AAAAAAAAAAAAAAAAAAAAAAAA'), url).toBeUndefined();
+    }
+    expect(keyOf('/en/faq')).toBe('page|/en/faq|||v1');
+    expect(keyOf('/en/cartoon')).toBe('page|/en/cartoon|||v1');
   });
 });
 

@@ -89,14 +89,31 @@ export interface PageKeyOptions {
  * document for everyone in a language, currency and colour mode: a signed-in buyer is served
  * the same copy, which is rendered without reading any session, and the browser fills in the
  * header's name and cart count (`GET /v1/visitor`). Every other page (the account guard's:
- * my/, cart, order/, result/) is rendered per buyer and never shared.
+ * my/, order/, result/; and the cart) is rendered per buyer and never shared.
  */
 const SHARED_PAGE_AFTER_LOCALE = /^(?:\/?|\/(?:videos|our-story|faq|contact-us|search)|\/product\/(?:cate\/)?[^/]+)$/;
 
-export function isSharedPage(url: string): boolean {
+/**
+ * Pages outside the account guard that show a visitor their own things: the cookie cart (ADR
+ * 0115). They get no key, with or without a session; their render also marks itself personal,
+ * and either alone keeps them out of the cache.
+ */
+const VISITOR_PAGE_AFTER_LOCALE = /^\/cart$/;
+
+function pathAfterLocale(url: string): string | undefined {
   const path = pathWithoutQuery(url).replace(/(?:\/_)?\.data$/, '');
   const locale = pathLocaleOf(path);
-  return locale !== undefined && SHARED_PAGE_AFTER_LOCALE.test(path.slice(locale.length + 1));
+  return locale === undefined ? undefined : path.slice(locale.length + 1);
+}
+
+export function isSharedPage(url: string): boolean {
+  const page = pathAfterLocale(url);
+  return page !== undefined && SHARED_PAGE_AFTER_LOCALE.test(page);
+}
+
+function isVisitorPage(url: string): boolean {
+  const page = pathAfterLocale(url);
+  return page !== undefined && VISITOR_PAGE_AFTER_LOCALE.test(page);
 }
 
 /**
@@ -114,7 +131,7 @@ export function stockPageProductId(url: string): number | undefined {
 /** The key of a page everyone may share, or undefined when this request's page must not be cached. */
 export function pageKey(raw: IncomingMessage, version: string, options: PageKeyOptions): string | undefined {
   const url = withoutTrackingParams(raw.url ?? '/');
-  if (!pathLocaleOf(url) || !readsOnly(url, PAGE_QUERY_PARAMS)) return undefined;
+  if (!pathLocaleOf(url) || !readsOnly(url, PAGE_QUERY_PARAMS) || isVisitorPage(url)) return undefined;
   const cookies = rawRequestCookies(raw);
   if (presentsCredentials(raw.headers, cookies) && !isSharedPage(url)) return undefined;
   const varying = PAGE_VARYING_COOKIES.map((name) => cookies[name] ?? '').join('|');

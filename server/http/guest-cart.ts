@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { guestCartKey, mergeGuestCart, userCartKey, type CartKey } from '../domains/cart/cart.service';
+import { guestCartKey, requestCart, type CartKey } from '../domains/cart/cart.service';
 import { GUEST_CART_COOKIE } from '../shared/cookies';
 import { secureCookies } from '../shared/site-origin';
 
@@ -9,40 +9,24 @@ import { secureCookies } from '../shared/site-origin';
  * cookie is httpOnly and lives 30 days; once its visitor signs in, the cart joins the account.
  */
 
-const GUEST_CART_ID = /^[A-Za-z0-9_-]{16,64}$/;
 const COOKIE_MAX_AGE = 30 * 24 * 60 * 60;
 
-function guestCartId(request: FastifyRequest): string | undefined {
-  const value = request.cookies[GUEST_CART_COOKIE];
-  return value && GUEST_CART_ID.test(value) ? value : undefined;
-}
-
-/** Moves a visitor's cart into the account that just signed in, and retires the visitor cookie. */
-export async function adoptGuestCart(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
-  const guest = guestCartId(request);
-  if (!guest) return;
-  await mergeGuestCart(request.ctx, { guestCartId: guest, userId });
-  reply.clearCookie(GUEST_CART_COOKIE, { path: '/' });
-}
-
 /**
- * Whose cart a request works on. A signed-in buyer who still carries a guest cart cookie
- * gets that cart merged into the account here (and the cookie cleared), so a login path
- * that forgot to merge loses nothing.
+ * Whose cart a request works on (`requestCart`), for the signed-in buyer (`userId`, default the
+ * request's) or the visitor. A guest cart taken into the account loses its cookie here, so a
+ * login path that forgot to merge loses nothing. With `create`, a visitor without a cart gets one.
  */
-export async function cartOwner(
+async function ownerOf(
   request: FastifyRequest,
   reply: FastifyReply,
-  create: boolean,
+  options: { userId?: number; create: boolean },
 ): Promise<CartKey | null> {
-  const guest = guestCartId(request);
-  const user = request.ctx.user;
-  if (user) {
-    await adoptGuestCart(request, reply, user.id);
-    return userCartKey(user.id);
-  }
-  if (guest) return guestCartKey(guest);
-  if (!create) return null;
+  const { cartKey, guestCartAdopted } = await requestCart(request.ctx, {
+    userId: options.userId ?? request.ctx.user?.id,
+    guestCartCookie: request.cookies[GUEST_CART_COOKIE],
+  });
+  if (guestCartAdopted) reply.clearCookie(GUEST_CART_COOKIE, { path: '/' });
+  if (cartKey || !options.create) return cartKey;
   const id = randomBytes(18).toString('base64url');
   reply.setCookie(GUEST_CART_COOKIE, id, {
     path: '/',
@@ -52,4 +36,16 @@ export async function cartOwner(
     maxAge: COOKIE_MAX_AGE,
   });
   return guestCartKey(id);
+}
+
+/** Moves a visitor's cart into the account that just signed in, and retires the visitor cookie. */
+export async function adoptGuestCart(request: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+  await ownerOf(request, reply, { userId, create: false });
+}
+
+/** The cart a request reads (null: a visitor without one) or, with `create`, writes to. */
+export function cartOwner(request: FastifyRequest, reply: FastifyReply, create: false): Promise<CartKey | null>;
+export function cartOwner(request: FastifyRequest, reply: FastifyReply, create: true): Promise<CartKey>;
+export async function cartOwner(request: FastifyRequest, reply: FastifyReply, create: boolean) {
+  return ownerOf(request, reply, { create });
 }

@@ -47,12 +47,14 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
   });
 }
 
-function sendWebResponse(reply: FastifyReply, response: Response) {
+/** Sends a rendered page; `readBody` when the body was already read (to offer it to the cache). */
+function sendWebResponse(reply: FastifyReply, response: Response, readBody?: Buffer) {
   reply.status(response.status);
   for (const [name, value] of response.headers) {
     if (name !== 'set-cookie') reply.header(name, value);
   }
   for (const cookie of response.headers.getSetCookie()) reply.header('set-cookie', cookie);
+  if (readBody) return reply.send(readBody);
   if (!response.body) return reply.send();
   return reply.send(Readable.fromWeb(response.body as WebReadableStream));
 }
@@ -114,7 +116,8 @@ export async function registerStorefront(
         ) {
           const body = Buffer.from(await response.arrayBuffer());
           const entry = cache.store(request, { status: response.status, headers: response.headers, body });
-          if (entry) return cache.send(request, reply, entry, 'miss');
+          // Refused (the render read something personal): the body was read already, so send that.
+          return entry ? cache.send(request, reply, entry, 'miss') : sendWebResponse(reply, response, body);
         }
         return sendWebResponse(reply, response);
       },

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { markPersonal } from '../../server/context';
 import { cacheOnlyApp, listenLocally } from '../support/cache-only-app';
 import { rawGet as rawHttpGet } from '../support/raw-http';
-import { makeBuyer, type Buyer } from '../support/buyers';
+import { makeBuyer, prepareSku, type Buyer } from '../support/buyers';
+import { cookieValue } from '../support/accounts';
 import { startTestServer, useTestServer } from '../support/test-server';
 import type { FastifyRequest } from 'fastify';
 
@@ -44,7 +45,7 @@ const signedInCookies = (token: string): Array<[string, string | string[]]> => [
 ];
 
 describe('signed-in requests and the anonymous entries', () => {
-  it.each(['/en/my/account', '/en/my/order', '/en/cart'])(
+  it.each(['/en/my/account', '/en/my/order', '/en/my/address'])(
     'no way of writing the session cookie stores or receives a cached page: %s',
     async (path) => {
       const { token } = buyer.headers;
@@ -118,6 +119,35 @@ describe('signed-in requests and the anonymous entries', () => {
     for (const stale of ['access_token =stale', 'access_token=', 'x=1; access_token\t=stale']) {
       expect((await rawGet(path, { cookie: stale })).headers['x-cache'], stale).toBe('hit');
     }
+  });
+});
+
+describe("a visitor's cart page (issue 18: no login wall)", () => {
+  it('is rendered for its visitor alone: private, no-store, never cached, its lines seen by nobody else', async () => {
+    const sku = await prepareSku(server, { stock: 10 });
+    const added = await server.request('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 2 } });
+    const own = `cart_id=${cookieValue(added.headers.getSetCookie(), 'cart_id')}`;
+    const others = [undefined, `cart_id=${'B'.repeat(24)}`, 'cart_id=%E0%A4%A', `access_token=${buyer.headers.token}`];
+    const productLink = `/product/${sku.productId}"`;
+    for (const path of ['/en/cart', '/zh-cn/cart']) {
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        const mine = await rawGet(path, { cookie: own });
+        expect(mine.status, path).toBe(200);
+        expect(mine.headers['x-cache'], path).toBeUndefined();
+        expect(mine.headers['cache-control'], path).toBe('private, no-store');
+        expect(mine.body, path).toContain(productLink);
+        for (const cookie of others) {
+          const stranger = await rawGet(path, cookie ? { cookie } : {});
+          expect(stranger.status, `${path} ${cookie}`).toBe(200);
+          expect(stranger.headers['x-cache'], `${path} ${cookie}`).toBeUndefined();
+          expect(stranger.headers['cache-control'], `${path} ${cookie}`).toBe('private, no-store');
+          expect(stranger.body, `${path} ${cookie}`).not.toContain(productLink);
+        }
+      }
+    }
+    const data = await rawGet('/en/cart.data', { cookie: own });
+    expect(data.status).toBe(200);
+    expect(data.headers['cache-control']).toBe('private, no-store');
   });
 });
 

@@ -67,8 +67,8 @@ describe('header cart count', () => {
 
 describe('login-only pages', () => {
   it.each([
-    '/en/cart',
     '/en/my/address',
+    '/en/order/confirm_order?from=cart',
     '/en/order/confirm_order?sku_id=1&quantity=1',
     '/en/order/pay?order_id=1',
     '/en/my/order',
@@ -78,6 +78,89 @@ describe('login-only pages', () => {
     const response = await page(path);
     expect(response.status).toBe(401);
     expect(response.headers.get('x-cache')).toBeNull();
+  });
+});
+
+describe("a visitor's cart page (no JavaScript, no login)", () => {
+  /** A same-origin form post to the cart page with these cookies (a visitor's `cart_id`, maybe a session). */
+  function postCart(cookie: string | undefined, fields: Record<string, string>) {
+    return fetch(server.url + '/en/cart', {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: server.url,
+        ...(cookie ? { cookie } : {}),
+      },
+      body: new URLSearchParams(fields).toString(),
+    });
+  }
+
+  async function visitorCookie(skuId: number, quantity: number) {
+    const added = await server.request('/v1/cart/items', { method: 'POST', body: { sku_id: skuId, quantity } });
+    return added.headers
+      .getSetCookie()
+      .find((cookie) => cookie.startsWith('cart_id='))!
+      .split(';')[0]!;
+  }
+
+  const lineCount = (html: string) => html.split('data-testid="cart-line"').length - 1;
+
+  it('shows the lines, the total and Checkout; changes and removes them by form', async () => {
+    const sku = await prepareSku(server, { stock: 10, priceMinor: 2_500 });
+    const cookie = await visitorCookie(sku.id, 2);
+    const shown = await page('/en/cart', cookie);
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
+    expect(lineCount(html)).toBe(1);
+    expect(html).toContain('Items (2)');
+    expect(html).toContain('￥50.00');
+    expect(html).toContain('You sign in at checkout, and this cart moves to your account.');
+    expect(html).toContain('href="/en/order/confirm_order?from=cart"');
+
+    const set = await postCart(cookie, { intent: 'set', sku_id: String(sku.id), quantity: '3' });
+    expect(set.status).toBe(200);
+    await set.text();
+    const count = await fetch(`${server.url}/v1/cart/count`, { headers: { cookie } }).then((answer) => answer.json());
+    expect(count.data.count).toBe(3);
+    const tooMany = await postCart(cookie, { intent: 'set', sku_id: String(sku.id), quantity: '11' });
+    expect(tooMany.status).toBe(200);
+    expect(await tooMany.text()).toMatch(/Only 10 left of /);
+
+    const removed = await postCart(cookie, { intent: 'remove', sku_id: String(sku.id) });
+    expect(removed.status).toBe(200);
+    await removed.text();
+    expect(await (await page('/en/cart', cookie)).text()).toContain('data-testid="cart-empty"');
+  });
+
+  it("cannot change another visitor's lines, and a malformed cookie is an empty cart", async () => {
+    const sku = await prepareSku(server, { stock: 10 });
+    const owner = await visitorCookie(sku.id, 2);
+    for (const cookie of [undefined, `cart_id=${'C'.repeat(24)}`, 'cart_id=%E0%A4%A', 'cart_id=a;b']) {
+      const refused = await postCart(cookie, { intent: 'set', sku_id: String(sku.id), quantity: '5' });
+      expect(refused.status, cookie).toBe(200);
+      expect(await refused.text(), cookie).toContain('This item is not in your cart');
+      const shown = await page('/en/cart', cookie);
+      expect(shown.status, cookie).toBe(200);
+      expect(await shown.text(), cookie).toContain('data-testid="cart-empty"');
+    }
+    const count = await fetch(`${server.url}/v1/cart/count`, { headers: { cookie: owner } }).then((answer) =>
+      answer.json(),
+    );
+    expect(count.data.count).toBe(2);
+  });
+
+  it("takes the visitor's cart into the account of a signed-in buyer who still carries its cookie", async () => {
+    const buyer = await makeBuyer(server);
+    const sku = await prepareSku(server, { stock: 10 });
+    const cookie = await visitorCookie(sku.id, 4);
+    const shown = await page('/en/cart', `${cookie}; access_token=${buyer.headers.token}`);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.getSetCookie().find((set) => set.startsWith('cart_id='))).toMatch(/^cart_id=; /);
+    const html = await shown.text();
+    expect(lineCount(html)).toBe(1);
+    expect(html).not.toContain('You sign in at checkout');
+    expect((await buyer.call('/v1/cart/count')).body.data.count).toBe(4);
   });
 });
 

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { runShopCommand } from '../../server/cli/shop';
 import { orders } from '../../server/db/schema';
-import { ACCOUNT_TEST_ENV, registerUser } from '../support/accounts';
+import { ACCOUNT_TEST_ENV, authHeaders, registerUser } from '../support/accounts';
 import { submitPasswordLogin, useBrowserSuite } from '../support/browser';
 import { prepareSku } from '../support/buyers';
 
@@ -13,7 +13,7 @@ import { prepareSku } from '../support/buyers';
  * The buyer's whole journey in a real browser, in both languages: Buy Now, the login modal,
  * a new address, confirm, the sandbox payment page, the result page, My Orders, shipping
  * from the operator CLI, tracking, confirm receipt; a second order cancelled from its page;
- * and the cart (visitor add, header count, quantity, checkout from the cart).
+ * and the cart (a visitor adds, changes and removes lines, then signs in at Checkout).
  */
 const run = promisify(execFile);
 
@@ -167,32 +167,60 @@ describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
 });
 
 describe('cart', () => {
-  it('adds as a visitor, shows the count in the header, merges at login, changes quantity and checks out from the cart', async () => {
+  /** The cart page's line of a product. */
+  const lineOf = (page: Page, productId: number) =>
+    page.getByTestId('cart-line').filter({ has: page.locator(`a.line__name[href$="/product/${productId}"]`) });
+  const headerCount = (page: Page) => page.getByTestId('header-cart-count').innerText();
+
+  async function addAsVisitor(page: Page, sku: { id: number; productId: number }, expectedCount: string) {
+    await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
+    await page.getByTestId('add-to-cart').click();
+    await expect.poll(() => headerCount(page)).toBe(expectedCount);
+  }
+
+  it('lets a visitor change and remove lines without signing in, asks for the login at Checkout, then confirms the merged cart', async () => {
     const buyer = await registerUser(suite.server);
-    const sku = await prepareSku(suite.server, { stock: 30 });
+    const kept = await prepareSku(suite.server, { stock: 30 });
+    const dropped = await prepareSku(suite.server, { stock: 30 });
+    const saved = await prepareSku(suite.server, { stock: 30 });
+    // The account already holds a line from an earlier visit.
+    const earlier = await suite.server.request('/v1/cart/items', {
+      method: 'POST',
+      body: { sku_id: saved.id, quantity: 1 },
+      headers: authHeaders(buyer),
+    });
+    expect(earlier.status).toBe(200);
     const page = await open();
 
-    await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
-    await page.getByRole('button', { name: 'Increase quantity' }).click();
-    await page.getByTestId('add-to-cart').click();
-    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('2');
+    await addAsVisitor(page, kept, '1');
+    await addAsVisitor(page, dropped, '2');
 
-    // The cart is login-only: the guard's modal, then the visitor's cart is the buyer's.
+    // No login wall: the visitor's own cart, with its lines.
     await page.getByTestId('header-cart').click();
     await page.waitForURL(/\/en\/cart$/);
-    await logInThroughModal(page, buyer.email, buyer.password);
-    await page.getByTestId('cart-line').first().waitFor();
-    expect(await page.getByTestId('line-quantity').inputValue()).toBe('2');
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(2);
+    expect(await page.locator('dialog.modal--account[open]').count()).toBe(0);
 
-    await page.getByRole('button', { name: 'Increase quantity' }).click();
-    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('3');
+    await lineOf(page, kept.productId).getByRole('button', { name: 'Increase quantity' }).click();
+    await expect.poll(() => headerCount(page)).toBe('3');
+    await lineOf(page, dropped.productId).locator('.line__remove').click();
+    await expect.poll(() => page.getByTestId('cart-line').count()).toBe(1);
+    await expect.poll(() => headerCount(page)).toBe('2');
     await page.reload();
-    expect(await page.getByTestId('line-quantity').inputValue()).toBe('3');
-    await expect.poll(() => page.getByTestId('header-cart-count').innerText()).toBe('3');
+    expect(await lineOf(page, kept.productId).getByTestId('line-quantity').inputValue()).toBe('2');
 
+    // Checkout opens the (closable) login modal over the cart; after the login, on to confirm.
     await page.getByTestId('cart-checkout').click();
-    await page.waitForURL(/\/en\/order\/confirm_order\?from=cart/);
-    expect(await page.getByTestId('confirm-line').innerText()).toContain('× 3');
+    await page.locator('dialog.modal--account[open]:not(.modal--guard)').waitFor();
+    await logInThroughModal(page, buyer.email, buyer.password);
+    await page.waitForURL(/\/en\/order\/confirm_order\?from=cart$/);
+    const lines = page.getByTestId('confirm-line');
+    await expect.poll(() => lines.count()).toBe(2);
+    const texts = await lines.allInnerTexts();
+    expect(texts.filter((text) => text.includes('× 2'))).toHaveLength(1);
+    expect(texts.filter((text) => text.includes('× 1'))).toHaveLength(1);
+    await expect.poll(() => headerCount(page)).toBe('3');
+
     await page.getByTestId('confirm-add-address').click();
     await addChinaAddress(page, 'en');
     await expect.poll(() => page.getByTestId('place-order').isEnabled()).toBe(true);
@@ -203,6 +231,30 @@ describe('cart', () => {
     await page.goto(`${suite.server.url}/en/cart`);
     await page.getByTestId('cart-empty').waitFor();
   }, 90_000);
+
+  it('keeps a visitor who closes the login modal on the cart, also when they log in later from the header', async () => {
+    const buyer = await registerUser(suite.server);
+    const sku = await prepareSku(suite.server, { stock: 30 });
+    const page = await open();
+    await addAsVisitor(page, sku, '1');
+    await page.goto(`${suite.server.url}/zh-cn/cart`);
+    await page.getByTestId('cart-checkout').click();
+    const modal = page.locator('dialog.modal--account[open]');
+    await modal.getByRole('button', { name: '关闭' }).click();
+    await modal.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: '登录' }).click();
+    await logInThroughModal(page, buyer.email, buyer.password);
+    await expect.poll(() => page.getByRole('link', { name: `我的账户：${buyer.username}` }).count()).toBe(1);
+    // A navigation to checkout would start with the name; give it time to show.
+    const wentOn = await page.waitForURL(/\/order\/confirm_order/, { timeout: 3_000 }).then(
+      () => true,
+      () => false,
+    );
+    expect(wentOn).toBe(false);
+    expect(new URL(page.url()).pathname).toBe('/zh-cn/cart');
+    expect(await page.getByTestId('cart-line').count()).toBe(1);
+  }, 60_000);
 });
 
 describe('address dialog', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useBrowserSuite } from '../support/browser';
+import { prepareSku } from '../support/buyers';
 
 const suite = useBrowserSuite();
 const { open } = suite;
@@ -237,22 +238,44 @@ describe('message packs', () => {
     suite.problems.length = 0;
   });
 
-  it('shows the login guard with its texts when a visitor follows the cart link, however slowly the texts arrive', async () => {
+  it('shows the login guard with its texts when a visitor presses Buy Now, however slowly the texts arrive', async () => {
+    const sku = await prepareSku(suite.server, { stock: 10 });
     const page = await open();
     // The account pack arrives a second after the guard's 401: the guard must still wait for it.
     await page.route('**/assets/messages-en-account-*', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 1000));
       await route.continue();
     });
-    await page.goto(`${suite.server.url}/en/product/1`);
+    await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
     await page.waitForLoadState('networkidle');
-    await page.getByTestId('header-cart').click();
-    await page.waitForURL(/\/en\/cart$/);
+    await page.locator('.purchase__buy').click();
+    await page.waitForURL(/\/en\/order\/confirm_order\?/);
     await expect
       .poll(() => page.getByRole('dialog').first().innerText(), { timeout: 15_000 })
       .toContain('Login to browse more content');
     // The guard's 401 is the expected answer; nothing else may be logged.
     expect(suite.problems.filter((problem) => !/status of 401/.test(problem))).toEqual([]);
     suite.problems.length = 0;
+  });
+
+  it('shows a visitor their own cart, no login asked, when they follow the cart link, however slowly its texts arrive', async () => {
+    const sku = await prepareSku(suite.server, { stock: 10 });
+    const page = await open();
+    const added = await page.request.post(`${suite.server.url}/v1/cart/items`, {
+      data: { sku_id: sku.id, quantity: 2 },
+    });
+    expect(added.status()).toBe(200);
+    await page.route('**/assets/messages-en-account-*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.continue();
+    });
+    await page.goto(`${suite.server.url}/en/product/${sku.productId}`);
+    await page.waitForLoadState('networkidle');
+    await page.getByTestId('header-cart').click();
+    await page.waitForURL(/\/en\/cart$/);
+    await page.getByRole('heading', { name: 'Shopping cart' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByTestId('line-quantity').inputValue()).toBe('2');
+    expect(await page.getByText('You sign in at checkout, and this cart moves to your account.').count()).toBe(1);
+    expect(await page.locator('dialog[open]').count()).toBe(0);
   });
 });

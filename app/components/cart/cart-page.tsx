@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { CartLineView, CartView } from '../../../server/domains/cart/cart.schemas';
-import { Link, useFetcher } from 'react-router';
+import { Link, useFetcher, useNavigate } from 'react-router';
+import { SIGNED_IN_HINT_COOKIE } from '../../../server/shared/signed-in-hint';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
 import { imageAt } from '../catalog/image';
 import { useToast } from '../account/toast';
+import { useAccount } from '../account/account-context';
+import { readBrowserCookie } from '~/lib/api-client';
 import { CartIcon, MinusIcon, PlusIcon } from '../ui/icons';
 import { AlertCircleIcon, TrashSmallIcon } from '../checkout/icons';
 import { Money } from '../checkout/money';
@@ -67,25 +70,66 @@ export function CartPage({ cart }: { cart: CartView }) {
             </div>
           </dl>
           <p className="checkout-summary__note">{t('cart.shippingLater')}</p>
-          {cart.has_problems ? (
-            <button type="button" className="button button--primary button--large button--block" disabled>
-              {t('cart.checkout')}
-            </button>
-          ) : (
-            <Link
-              className="button button--primary button--large button--block"
-              to={`${localePath(locale, '/order/confirm_order')}?from=cart`}
-              data-testid="cart-checkout"
-            >
-              {t('cart.checkout')}
-            </Link>
-          )}
+          <CheckoutAction blocked={cart.has_problems} />
           <Link className="checkout-summary__back" to={localePath(locale, '/')}>
             {t('cart.continue')}
           </Link>
         </CheckoutCard>
       </div>
     </div>
+  );
+}
+
+/**
+ * Checkout. A visitor signs in here first: the login modal opens over the cart, and once the
+ * login took the cart into the account (and the page's data reloaded) the buyer goes on to the
+ * confirm page, unless the merged cart now has a line to fix. Without JavaScript the link leads
+ * to the confirm page, whose guard asks for the login.
+ */
+function CheckoutAction({ blocked }: { blocked: boolean }) {
+  const t = useT();
+  const locale = useLocale();
+  const navigate = useNavigate();
+  const { user, modal, openLogin } = useAccount();
+  const [checkoutAfterLogin, setCheckoutAfterLogin] = useState(false);
+  const confirmPage = `${localePath(locale, '/order/confirm_order')}?from=cart`;
+
+  useEffect(() => {
+    if (!checkoutAfterLogin) return;
+    if (user) {
+      setCheckoutAfterLogin(false);
+      if (!blocked) void navigate(confirmPage);
+    } else if (!modal.open && readBrowserCookie(SIGNED_IN_HINT_COOKIE) !== '1') {
+      // Closed without a login (a login sets the hint before it closes the modal): stay on the cart.
+      setCheckoutAfterLogin(false);
+    }
+  }, [checkoutAfterLogin, user, modal.open, blocked, navigate, confirmPage]);
+
+  const className = 'button button--primary button--large button--block';
+  if (blocked) {
+    return (
+      <button type="button" className={className} disabled>
+        {t('cart.checkout')}
+      </button>
+    );
+  }
+  return (
+    <>
+      {user ? null : <p className="checkout-summary__note">{t('cart.signInAtCheckout')}</p>}
+      <Link
+        className={className}
+        to={confirmPage}
+        data-testid="cart-checkout"
+        onClick={(event) => {
+          if (user) return;
+          event.preventDefault();
+          setCheckoutAfterLogin(true);
+          openLogin();
+        }}
+      >
+        {t('cart.checkout')}
+      </Link>
+    </>
   );
 }
 

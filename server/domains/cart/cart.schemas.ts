@@ -9,6 +9,12 @@ export const MAX_CART_LINES = 50;
 
 export const quantity = z.number().int().min(1).max(MAX_LINE_QUANTITY);
 
+/**
+ * A visitor cart's id as its `cart_id` cookie carries it (server/http/guest-cart.ts makes 24
+ * characters); any other value means the visitor has no cart.
+ */
+export const guestCartId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
+
 export const addCartItemBody = z.object({ sku_id: rowIdFromText, quantity: quantity.default(1) });
 export const setCartItemBody = z.object({ quantity });
 export const cartItemParams = z.object({ sku_id: rowIdFromText });

@@ -12,7 +12,7 @@ import {
   type LineProblem,
   type SkuFacts,
 } from '../catalog/sku-facts';
-import { MAX_CART_LINES, MAX_LINE_QUANTITY, type CartLineView, type CartView } from './cart.schemas';
+import { guestCartId, MAX_CART_LINES, MAX_LINE_QUANTITY, type CartLineView, type CartView } from './cart.schemas';
 import { onlyRow } from '../../db/rows';
 
 /**
@@ -27,6 +27,33 @@ export const guestCartKey = (guestCartId: string): CartKey => `g:${guestCartId}`
 /** Guest carts nobody touched for this long are deleted by the order sweep. */
 export const GUEST_CART_TTL_DAYS = 30;
 
+/**
+ * Whose cart a request works on, for both doors (the API's `cart.routes.ts` and the cart page):
+ * a signed-in buyer's own, after taking in the visitor cart the request still carries
+ * (`guestCartAdopted`: its cookie should go), else the visitor's, or null while a visitor has
+ * none. A cookie value that is not a guest cart id counts as no cart.
+ */
+export async function requestCart(
+  ctx: AppContext,
+  input: { userId: number | undefined; guestCartCookie: string | undefined },
+): Promise<{ cartKey: CartKey | null; guestCartAdopted: boolean }> {
+  markPersonal(ctx);
+  const guest = guestCartId.safeParse(input.guestCartCookie);
+  if (input.userId !== undefined) {
+    if (guest.success) await mergeGuestCart(ctx, { guestCartId: guest.data, userId: input.userId });
+    return { cartKey: userCartKey(input.userId), guestCartAdopted: guest.success };
+  }
+  return { cartKey: guest.success ? guestCartKey(guest.data) : null, guestCartAdopted: false };
+}
+
+/**
+ * Holds one cart's writers in line until the transaction ends, so concurrent adds cannot
+ * pass the MAX_CART_LINES check together.
+ */
+async function lockCart(tx: AppContext['db'], cartKey: CartKey): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${cartKey}))`);
+}
+
 function problemText(locale: Locale, problem: LineProblem | null, facts: SkuFacts): string | null {
   if (!problem) return null;
   return translate(locale, `cart.problem.${problem}`, { stock: facts.stock });
@@ -34,14 +61,10 @@ function problemText(locale: Locale, problem: LineProblem | null, facts: SkuFact
 
 export async function getCart(
   ctx: AppContext,
-  input: { cartKey: CartKey; locale: Locale; currency: Currency },
+  input: { cartKey: CartKey | null; locale: Locale; currency: Currency },
 ): Promise<CartView> {
   markPersonal(ctx);
-  const rows = await ctx.db
-    .select({ skuId: cartItems.skuId, quantity: cartItems.quantity })
-    .from(cartItems)
-    .where(eq(cartItems.cartKey, input.cartKey))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.skuId));
+  const rows = input.cartKey ? await cartLines(ctx.db, input.cartKey) : [];
   const facts = await loadSkuFacts(
     ctx.db,
     rows.map((row) => row.skuId),
@@ -79,8 +102,10 @@ export async function getCart(
   };
 }
 
-export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<number> {
+/** Sum of the quantities in a cart; 0 for a visitor without one. */
+export async function cartCount(ctx: AppContext, cartKey: CartKey | null): Promise<number> {
   markPersonal(ctx);
+  if (!cartKey) return 0;
   const row = onlyRow(
     await ctx.db
       .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
@@ -90,77 +115,118 @@ export async function cartCount(ctx: AppContext, cartKey: CartKey): Promise<numb
   return row.total;
 }
 
-/** Adds to a line (creating it), never beyond stock or MAX_LINE_QUANTITY. */
+/** Adds to a line (creating it), never beyond stock, MAX_LINE_QUANTITY or MAX_CART_LINES. */
 export async function addToCart(
   ctx: AppContext,
   input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale },
 ): Promise<number> {
   markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
-  const [current] = await ctx.db
-    .select({ quantity: cartItems.quantity })
-    .from(cartItems)
-    .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)));
-  const wanted = Math.min((current?.quantity ?? 0) + input.quantity, MAX_LINE_QUANTITY);
-  assertLineBuyable(sku, wanted, input.locale);
-  if (!current) {
-    const lines = await ctx.db
-      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+  return ctx.db.transaction(async (tx) => {
+    await lockCart(tx, input.cartKey);
+    const [current] = await tx
+      .select({ quantity: cartItems.quantity })
       .from(cartItems)
-      .where(eq(cartItems.cartKey, input.cartKey));
-    if (onlyRow(lines).n >= MAX_CART_LINES) throw new BadRequestError('cart.tooManyLines', { max: MAX_CART_LINES });
-  }
-  await ctx.db
-    .insert(cartItems)
-    .values({ cartKey: input.cartKey, skuId: input.skuId, quantity: wanted })
-    .onConflictDoUpdate({
-      target: [cartItems.cartKey, cartItems.skuId],
-      set: {
-        quantity: sql`least(${cartItems.quantity} + ${input.quantity}, ${MAX_LINE_QUANTITY})`,
-        updatedAt: sql`now()`,
-      },
-    });
-  return wanted;
+      .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)));
+    const wanted = Math.min((current?.quantity ?? 0) + input.quantity, MAX_LINE_QUANTITY);
+    assertLineBuyable(sku, wanted, input.locale);
+    if (!current) {
+      const lines = await tx
+        .select({ n: sql<number>`count(*)`.mapWith(Number) })
+        .from(cartItems)
+        .where(eq(cartItems.cartKey, input.cartKey));
+      if (onlyRow(lines).n >= MAX_CART_LINES) throw new BadRequestError('cart.tooManyLines', { max: MAX_CART_LINES });
+    }
+    await tx
+      .insert(cartItems)
+      .values({ cartKey: input.cartKey, skuId: input.skuId, quantity: wanted })
+      .onConflictDoUpdate({
+        target: [cartItems.cartKey, cartItems.skuId],
+        set: { quantity: wanted, updatedAt: sql`now()` },
+      });
+    return wanted;
+  });
 }
 
+/** Sets a line's quantity; a cart without that line (or no cart at all) is a 404. */
 export async function setCartQuantity(
   ctx: AppContext,
-  input: { cartKey: CartKey; skuId: number; quantity: number; locale: Locale },
+  input: { cartKey: CartKey | null; skuId: number; quantity: number; locale: Locale },
 ): Promise<void> {
   markPersonal(ctx);
   const sku = (await loadSkuFacts(ctx.db, [input.skuId])).get(input.skuId);
   assertLineBuyable(sku, input.quantity, input.locale);
-  const updated = await ctx.db
-    .update(cartItems)
-    .set({ quantity: input.quantity, updatedAt: sql`now()` })
-    .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)))
-    .returning({ skuId: cartItems.skuId });
+  const updated = input.cartKey
+    ? await ctx.db
+        .update(cartItems)
+        .set({ quantity: input.quantity, updatedAt: sql`now()` })
+        .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)))
+        .returning({ skuId: cartItems.skuId })
+    : [];
   if (updated.length === 0) throw new NotFoundError('cart.lineNotFound');
 }
 
-export async function removeFromCart(ctx: AppContext, input: { cartKey: CartKey; skuId: number }): Promise<void> {
+/** Removes a line; a cart without that line (or no cart at all) is a 404. */
+export async function removeFromCart(
+  ctx: AppContext,
+  input: { cartKey: CartKey | null; skuId: number },
+): Promise<void> {
   markPersonal(ctx);
-  const removed = await ctx.db
-    .delete(cartItems)
-    .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)))
-    .returning({ skuId: cartItems.skuId });
+  const removed = input.cartKey
+    ? await ctx.db
+        .delete(cartItems)
+        .where(and(eq(cartItems.cartKey, input.cartKey), eq(cartItems.skuId, input.skuId)))
+        .returning({ skuId: cartItems.skuId })
+    : [];
   if (removed.length === 0) throw new NotFoundError('cart.lineNotFound');
 }
 
 /**
- * Moves a visitor's cart into the account at login: quantities of the same SKU add up
- * (at most MAX_LINE_QUANTITY), then the guest cart is gone. Safe to call twice.
+ * One SKU's quantity once a visitor's cart joins the account's: the two add up, but not past
+ * the shelf or MAX_LINE_QUANTITY. A line that was already past the shelf in either cart keeps
+ * its quantity (its problem text says why) rather than shrinking behind the buyer's back.
+ */
+function mergedQuantity(held: number, added: number, stock: number): number {
+  return Math.min(MAX_LINE_QUANTITY, Math.max(Math.min(held + added, stock), held, added));
+}
+
+/**
+ * Moves a visitor's cart into the account at login (mergedQuantity for SKUs both carts hold),
+ * then the guest cart is gone. Lines beyond MAX_CART_LINES, counted after the account's own,
+ * are dropped with it, as are SKUs the catalogue no longer has. Safe to call twice.
  */
 export async function mergeGuestCart(ctx: AppContext, input: { guestCartId: string; userId: number }): Promise<void> {
   markPersonal(ctx);
   const guest = guestCartKey(input.guestCartId);
   const user = userCartKey(input.userId);
   await ctx.db.transaction(async (tx) => {
-    await tx.execute(sql`
-      insert into cart_items (cart_key, sku_id, quantity, created_at, updated_at)
-      select ${user}, sku_id, least(quantity, ${MAX_LINE_QUANTITY}), created_at, now() from cart_items where cart_key = ${guest}
-      on conflict (cart_key, sku_id) do update
-        set quantity = least(cart_items.quantity + excluded.quantity, ${MAX_LINE_QUANTITY}), updated_at = now()`);
+    await lockCart(tx, user);
+    const guestLines = await cartLines(tx, guest);
+    if (guestLines.length === 0) return;
+    const held = new Map((await cartLines(tx, user)).map((line) => [line.skuId, line.quantity]));
+    const facts = await loadSkuFacts(
+      tx,
+      guestLines.map((line) => line.skuId),
+    );
+    let room = MAX_CART_LINES - held.size;
+    const merged: Array<typeof cartItems.$inferInsert> = [];
+    for (const line of guestLines) {
+      const sku = facts.get(line.skuId);
+      const heldQuantity = held.get(line.skuId);
+      if (!sku || (heldQuantity === undefined && room <= 0)) continue;
+      if (heldQuantity === undefined) room -= 1;
+      const quantity = mergedQuantity(heldQuantity ?? 0, line.quantity, sku.stock);
+      merged.push({ cartKey: user, skuId: line.skuId, quantity, createdAt: line.createdAt });
+    }
+    if (merged.length > 0) {
+      await tx
+        .insert(cartItems)
+        .values(merged)
+        .onConflictDoUpdate({
+          target: [cartItems.cartKey, cartItems.skuId],
+          set: { quantity: sql`excluded.quantity`, updatedAt: sql`now()` },
+        });
+    }
     await tx.delete(cartItems).where(eq(cartItems.cartKey, guest));
   });
 }
@@ -174,9 +240,9 @@ export async function removeCartLines(db: AppContext['db'], cartKey: CartKey, sk
 export async function cartLines(
   db: AppContext['db'],
   cartKey: CartKey,
-): Promise<Array<{ skuId: number; quantity: number }>> {
+): Promise<Array<{ skuId: number; quantity: number; createdAt: Date }>> {
   return db
-    .select({ skuId: cartItems.skuId, quantity: cartItems.quantity })
+    .select({ skuId: cartItems.skuId, quantity: cartItems.quantity, createdAt: cartItems.createdAt })
     .from(cartItems)
     .where(eq(cartItems.cartKey, cartKey))
     .orderBy(asc(cartItems.createdAt), asc(cartItems.skuId));

@@ -26,8 +26,6 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
 
   async function cartAnswer(request: FastifyRequest, cartKey: CartKey | null): Promise<CartView> {
     const currency = (await getSiteSettings(request.ctx)).currency;
-    if (!cartKey)
-      return { lines: [], count: 0, goods_amount_minor: 0, goods_amount: '0.00', currency, has_problems: false };
     return getCart(request.ctx, { cartKey, locale: request.ctx.locale, currency });
   }
 
@@ -52,10 +50,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(cartCountView),
       },
     },
-    async (request, reply) => {
-      const cartKey = await cartOwner(request, reply, false);
-      return ok({ count: cartKey ? await cartCount(request.ctx, cartKey) : 0 });
-    },
+    async (request, reply) => ok({ count: await cartCount(request.ctx, await cartOwner(request, reply, false)) }),
   );
 
   app.post(
@@ -69,7 +64,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const cartKey = (await cartOwner(request, reply, true))!;
+      const cartKey = await cartOwner(request, reply, true);
       await addToCart(request.ctx, {
         cartKey,
         skuId: request.body.sku_id,
@@ -92,7 +87,8 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const cartKey = (await cartOwner(request, reply, true))!;
+      // Changing a line needs a cart already: a visitor without one gets the 404, not a new cookie.
+      const cartKey = await cartOwner(request, reply, false);
       await setCartQuantity(request.ctx, {
         cartKey,
         skuId: request.params.sku_id,
@@ -114,7 +110,7 @@ export const cartRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const cartKey = (await cartOwner(request, reply, true))!;
+      const cartKey = await cartOwner(request, reply, false);
       await removeFromCart(request.ctx, { cartKey, skuId: request.params.sku_id });
       return ok(await cartAnswer(request, cartKey));
     },

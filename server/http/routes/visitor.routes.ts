@@ -22,10 +22,9 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.ctx.user;
       // A stale session cookie (and with it the signed-in hint) goes, so the page stops waiting for a name.
       if (!user && presentedCredentials(request)?.via === 'cookie') clearSessionCookie(reply);
-      const cartKey = await cartOwner(request, reply, false);
       return ok({
         user: user ? { username: user.username, avatar: user.avatar } : null,
-        cart_count: cartKey ? await cartCount(request.ctx, cartKey) : 0,
+        cart_count: await cartCount(request.ctx, await cartOwner(request, reply, false)),
       });
     },
   );
