@@ -3,7 +3,7 @@ import type { OrderCounts, OrderListQuery, OrderSummary } from '../../../server/
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { badgeText } from '~/lib/cart-count';
 import { imageAt } from '../catalog/image';
-import { AmountText } from '../checkout/order-summary';
+import { AmountText, totalLabel } from '../checkout/order-summary';
 import { PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 import { formatDate } from '~/lib/dates';
@@ -142,7 +142,7 @@ function OrderCard({ order }: { order: OrderSummary }) {
           <span className="order-card__count">{t('orders.itemsCount', { count: order.item_count })}</span>
         </span>
         <span className="order-card__total">
-          <span className="order-card__total-label">{t('orders.total')}</span>
+          <span className="order-card__total-label">{t(totalLabel(order.pay_status))}</span>
           <AmountText amount={order.total} view={order} strong />
         </span>
       </Link>
