@@ -16,10 +16,12 @@ export default [
     route('cart', 'routes/cart.tsx'),
     // Login-only pages (SPEC section 2) go inside this guard; unknown paths under its prefixes 404 for members.
     layout('routes/account-guard.tsx', [
-      route('my/account', 'routes/account.tsx'),
-      route('my/address', 'routes/address.tsx'),
-      route('my/order', 'routes/orders.tsx'),
-      route('my/order/:id', 'routes/order-detail.tsx'),
+      layout('routes/account-area.tsx', [
+        route('my/account', 'routes/account.tsx'),
+        route('my/address', 'routes/address.tsx'),
+        route('my/order', 'routes/orders.tsx'),
+        route('my/order/:id', 'routes/order-detail.tsx'),
+      ]),
       route('order/confirm_order', 'routes/confirm-order.tsx'),
       route('order/pay', 'routes/pay.tsx'),
       route('result/success', 'routes/result.tsx', { id: 'result-success' }),

@@ -94,9 +94,18 @@ const ACCOUNT_PAGES = sources(
   'app/components/checkout/',
   'app/components/orders/',
   'app/components/cart/',
-  ...['account-guard', 'account', 'address', 'cart', 'confirm-order', 'order-detail', 'orders', 'pay', 'result'].map(
-    (route) => `app/routes/${route}.tsx`,
-  ),
+  ...[
+    'account-guard',
+    'account-area',
+    'account',
+    'address',
+    'cart',
+    'confirm-order',
+    'order-detail',
+    'orders',
+    'pay',
+    'result',
+  ].map((route) => `app/routes/${route}.tsx`),
 );
 
 describe('message packs', () => {

@@ -16,7 +16,11 @@ import type {
 } from '../../server/domains/customers/accounts.schemas';
 import { api } from './api-client';
 
-/** The account calls of SPEC section 7; requests and answers are typed by the server's schemas. */
+/**
+ * The account calls of SPEC section 7; requests and answers are typed by the server's schemas.
+ * They load with the login modal and the account page (vite.config.ts); logging out, which any
+ * page's account menu offers, is the account state's own call (account-context.tsx).
+ */
 export const accountApi = {
   captcha: (locale: Locale) =>
     api<IssuedCaptcha>('/captcha', { method: 'POST', body: { captcha_type: 'digit' }, locale }),
@@ -34,7 +38,6 @@ export const accountApi = {
       body: { platform: 3, redirect } satisfies z.input<typeof platformLoginSchema>,
       locale,
     }),
-  logout: (locale: Locale, all = false) => api<null>('/user/logout', { method: 'POST', body: { all }, locale }),
   updateInfo: (locale: Locale, input: z.input<typeof updateProfileSchema>) =>
     api<UserView>('/user/info', { method: 'PUT', body: input, locale }),
   changePassword: (locale: Locale, input: z.input<typeof changePasswordSchema>) =>

@@ -17,7 +17,7 @@ export function useDisplayCurrency(): DisplayCurrency {
   return data?.display ?? { settlement: 'CNY', currency: 'CNY', rates: { CNY: 1, USD: 1, EUR: 1, JPY: 1, GBP: 1 } };
 }
 
-/** Chinese pages show the unit form ('129.00元'), English pages the symbol form ('￥129.00'). */
+/** Chinese pages show the unit form ('129.00元'), English pages the symbol form ('CN¥129.00'). */
 export function priceStyleFor(locale: Locale): PriceStyle {
   return locale === 'zh-cn' ? 'chinese' : 'symbol';
 }

@@ -2,13 +2,13 @@ import { defineMessages } from '../define';
 
 /**
  * Storefront texts of accounts: the login modal and its panes, the captcha dialog, the route
- * guard and the My account page. The validation sentences are SPEC section 5's. (The header
+ * guard, the account pages and their navigation. The validation sentences are SPEC section 5's. (The header
  * account button and the toasts live in shell.ts: every page shows them.)
  */
 export const accountUiMessages = defineMessages({
   en: {
-    'account.menu.myAccount': 'My account',
-    'account.menu.logout': 'Log out',
+    'account.nav.label': 'My account',
+    'account.nav.profile': 'Profile and security',
 
     'account.modal.title': 'Welcome back',
     'account.modal.subtitle': 'Log in to track orders and check out faster.',
@@ -103,12 +103,14 @@ export const accountUiMessages = defineMessages({
     'account.sessions.text': 'Logging out everywhere ends your sessions on every device, including this one.',
     'account.logout': 'Log out',
     'account.logoutAll': 'Log out everywhere',
+    'account.toast.saved': 'Saved',
+    'account.toast.passwordChanged': 'Password changed',
     'account.cancel': 'Cancel',
     'account.ok': 'OK',
   },
   'zh-cn': {
-    'account.menu.myAccount': '我的账户',
-    'account.menu.logout': '退出登录',
+    'account.nav.label': '我的账户',
+    'account.nav.profile': '个人资料与安全',
 
     'account.modal.title': '欢迎回来',
     'account.modal.subtitle': '登录后可查看订单，结账更快捷。',
@@ -203,6 +205,8 @@ export const accountUiMessages = defineMessages({
     'account.sessions.text': '在所有设备上退出将结束您在每台设备上的登录，包括当前设备。',
     'account.logout': '退出登录',
     'account.logoutAll': '在所有设备上退出',
+    'account.toast.saved': '已保存',
+    'account.toast.passwordChanged': '密码已修改',
     'account.cancel': '取消',
     'account.ok': '确定',
   },

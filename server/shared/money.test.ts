@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountView, convert, formatAmount, formatPrice, rateText } from './money';
+import { amountView, convert, currencySymbol, formatAmount, formatPrice, rateText } from './money';
 
 const rates = { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 };
 
@@ -14,10 +14,21 @@ describe('money', () => {
   it('formats symbol and Chinese unit styles (SPEC section 9)', () => {
     expect(formatPrice({ amountMinor: 1200, currency: 'USD' })).toBe('$12.00');
     expect(formatPrice({ amountMinor: 1200, currency: 'CNY' }, 'chinese')).toBe('12.00元');
-    expect(formatPrice({ amountMinor: 1200, currency: 'CNY' })).toBe('￥12.00');
+    expect(formatPrice({ amountMinor: 1200, currency: 'CNY' }, 'symbol', 'zh-cn')).toBe('￥12.00');
     expect(formatPrice({ amountMinor: 980, currency: 'JPY' })).toBe('¥980');
     expect(formatPrice({ amountMinor: 250, currency: 'EUR' }, 'chinese')).toBe('2.50欧元');
     expect(formatPrice({ amountMinor: -250, currency: 'GBP' })).toBe('-£2.50');
+  });
+
+  it('writes CNY as CN¥ for every reader but a Chinese one, who would not take ￥ for the yen', () => {
+    expect(currencySymbol('CNY', 'zh-cn')).toBe('￥');
+    expect(currencySymbol('CNY', 'en')).toBe('CN¥');
+    expect(currencySymbol('CNY')).toBe('CN¥');
+    expect(currencySymbol('JPY', 'en')).toBe('¥');
+    expect(currencySymbol('USD', 'zh-cn')).toBe('$');
+    expect(formatPrice({ amountMinor: 1200, currency: 'CNY' }, 'symbol', 'en')).toBe('CN¥12.00');
+    expect(formatPrice({ amountMinor: 1200, currency: 'CNY' })).toBe('CN¥12.00');
+    expect(formatPrice({ amountMinor: -1200, currency: 'CNY' }, 'symbol', 'en')).toBe('-CN¥12.00');
   });
 
   it('converts with integer arithmetic and rounds half away from zero', () => {

@@ -1,3 +1,4 @@
+import type { Locale } from '../../i18n/locales';
 import type { AmountView } from './money.schemas';
 
 /**
@@ -16,7 +17,7 @@ export interface Money {
 export const MINOR_DIGITS: Record<Currency, number> = { CNY: 2, USD: 2, EUR: 2, JPY: 0, GBP: 2 };
 
 /** SPEC section 9: the symbol form and the Chinese unit form of each currency. */
-export const CURRENCY_SYMBOLS: Record<Currency, string> = { CNY: '￥', USD: '$', EUR: '€', JPY: '¥', GBP: '£' };
+const CURRENCY_SYMBOLS: Record<Currency, string> = { CNY: '￥', USD: '$', EUR: '€', JPY: '¥', GBP: '£' };
 export const CURRENCY_UNITS_ZH: Record<Currency, string> = {
   CNY: '元',
   USD: '美元',
@@ -24,6 +25,14 @@ export const CURRENCY_UNITS_ZH: Record<Currency, string> = {
   JPY: '日元',
   GBP: '英镑',
 };
+
+/**
+ * The symbol a reader of `locale` takes for `currency`. Outside Chinese text '￥' reads as the
+ * yen, so CNY is 'CN¥' there, and wherever the reader's language is unknown.
+ */
+export function currencySymbol(currency: Currency, locale?: Locale): string {
+  return currency === 'CNY' && locale !== 'zh-cn' ? 'CN¥' : CURRENCY_SYMBOLS[currency];
+}
 
 export function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
@@ -70,13 +79,15 @@ export function formatAmount(money: Money): string {
 
 export type PriceStyle = 'symbol' | 'chinese';
 
-/** SPEC section 9's price display: '$12.00' (symbol) or '12.00美元' (chinese). */
-export function formatPrice(money: Money, style: PriceStyle = 'symbol'): string {
+/**
+ * SPEC section 9's price display: '$12.00' (symbol) or '12.00美元' (chinese). The symbol form
+ * is read in `locale` (`currencySymbol`): 'CN¥12.00' unless the text around it is Chinese.
+ */
+export function formatPrice(money: Money, style: PriceStyle = 'symbol', locale?: Locale): string {
   const amount = formatAmount(money);
   if (style === 'chinese') return `${amount}${CURRENCY_UNITS_ZH[money.currency]}`;
-  return money.amountMinor < 0
-    ? `-${CURRENCY_SYMBOLS[money.currency]}${amount.slice(1)}`
-    : `${CURRENCY_SYMBOLS[money.currency]}${amount}`;
+  const symbol = currencySymbol(money.currency, locale);
+  return money.amountMinor < 0 ? `-${symbol}${amount.slice(1)}` : `${symbol}${amount}`;
 }
 
 /** An amount in the settlement currency and, converted, in the buyer's display currency. */

@@ -97,7 +97,7 @@ describe('refunds', () => {
     const { orderId } = await paidSandboxOrder(server.ctx, buyer.id, 5_000);
     const over = await refund(owner, orderId, 5_001);
     expect(over.status).toBe(409);
-    expect(over.body.msg).toBe('At most ￥50.00 of this order can still be refunded');
+    expect(over.body.msg).toBe('At most CN¥50.00 of this order can still be refunded');
     const both = await Promise.all([refund(owner, orderId, 3_000), refund(owner, orderId, 3_000)]);
     expect(both.map((answer) => answer.status).sort()).toEqual([200, 409]);
     const rows = await server.ctx.db.select().from(refunds).where(eq(refunds.orderId, orderId));
@@ -140,7 +140,7 @@ describe('refunds', () => {
     expect(self.body.msg).toBe('You asked for this refund: another member must approve it');
     const low = await support2.request(`/v1/admin/refunds/${id}/approve`, { method: 'POST' });
     expect(low.status).toBe(403);
-    expect(low.body.msg).toBe('Your refund limit does not cover ￥600.00');
+    expect(low.body.msg).toBe('Your refund limit does not cover CN¥600.00');
     expect((await refundRow(id)).status).toBe('awaiting_approval');
 
     const approved = await manager.request(`/v1/admin/refunds/${id}/approve`, { method: 'POST' });
@@ -189,7 +189,7 @@ describe('refunds', () => {
     expect(seen.body.data.refunds).toEqual([
       {
         amount: { amount_minor: 1_200, amount: '12.00', display_amount_minor: 1_200, display_amount: '12.00' },
-        amount_text: '￥12.00',
+        amount_text: 'CN¥12.00',
         refunded_at: (await refundRow(asked.body.data.id)).succeededAt!.toISOString(),
       },
     ]);
@@ -198,7 +198,7 @@ describe('refunds', () => {
     expect(mail.to).toBe(buyer.email);
     const text = decodedMail(mail.raw);
     expect(text).toContain(`Refund for order ${order!.orderNo}`);
-    expect(text).toContain(`We have refunded ￥12.00 for your order ${order!.orderNo}.`);
+    expect(text).toContain(`We have refunded CN¥12.00 for your order ${order!.orderNo}.`);
   });
 
   it("counts today's sales on the dashboard as paid orders less succeeded refunds", async () => {

@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { orders } from '../../server/db/schema';
-import { chinaAddress, makeBuyer, prepareSku, type Buyer } from '../support/buyers';
+import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
+import { chinaAddress, makeBuyer, placeOrderFor, prepareSku, type Buyer } from '../support/buyers';
 import { useTestServer } from '../support/test-server';
 
 /**
@@ -171,10 +172,11 @@ describe('confirm order and pay (no JavaScript)', () => {
     const cookie = `access_token=${buyer.headers.token}`;
     const en = await (await page(`/en/order/confirm_order?sku_id=${sku.id}&quantity=2`, cookie)).text();
     expect(en).toContain('Product price');
-    expect(en).toContain('Total paid');
+    // Nothing is paid yet: the total is only a total.
+    expect(en).not.toContain('Total paid');
     expect(en).toContain('Li Lei');
     const zh = await (await page(`/zh-cn/order/confirm_order?sku=${sku.id}&qty=2`, cookie)).text();
-    expect(zh).toContain('实付金额');
+    expect(zh).not.toContain('实付金额');
     expect(zh).toContain('商品价格');
   });
 
@@ -189,12 +191,34 @@ describe('confirm order and pay (no JavaScript)', () => {
       );
     };
     const en = rowsOf(await (await page(`/en/order/confirm_order?sku_id=${sku.id}&quantity=1`, cookie)).text());
-    expect(en.map((row) => row.label)).toEqual(['Product price', 'Shipping fee', 'Discount', 'Total paid']);
+    expect(en.map((row) => row.label)).toEqual(['Product price', 'Shipping fee', 'Discount', 'Total']);
     expect(en.find((row) => row.testId === 'order-shipping-fee')?.text).toBe('Free');
-    expect(en.find((row) => row.testId === 'order-discount')?.text).toBe('￥0.00');
+    expect(en.find((row) => row.testId === 'order-discount')?.text).toBe('CN¥0.00');
     const zh = rowsOf(await (await page(`/zh-cn/order/confirm_order?sku_id=${sku.id}&quantity=1`, cookie)).text());
-    expect(zh.map((row) => row.label)).toEqual(['商品价格', '运费', '优惠', '实付金额']);
+    expect(zh.map((row) => row.label)).toEqual(['商品价格', '运费', '优惠', '合计']);
     expect(zh.find((row) => row.testId === 'order-discount')?.text).toBe('0.00元');
+  });
+
+  it("calls an order's total 'Amount due' until it is paid and 'Total paid' after, in the list and on the order", async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 10 });
+    const order = await placeOrderFor(buyer, sku.id);
+    const cookie = `access_token=${buyer.headers.token}`;
+    const totalLabelOf = (html: string) =>
+      /<div class="summary-list__total"><dt>([^<]*)<\/dt>/.exec(html)?.[1] ?? 'no total row';
+    const cardLabelOf = (html: string) =>
+      /<span class="order-card__total-label">([^<]*)<\/span>/.exec(html)?.[1] ?? 'no order card';
+
+    expect(totalLabelOf(await (await page(`/en/my/order/${order.id}`, cookie)).text())).toBe('Amount due');
+    expect(totalLabelOf(await (await page(`/zh-cn/my/order/${order.id}`, cookie)).text())).toBe('应付金额');
+    expect(cardLabelOf(await (await page('/en/my/order', cookie)).text())).toBe('Amount due');
+
+    expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: `wording-${order.id}` })).outcome).toBe(
+      'paid',
+    );
+    expect(totalLabelOf(await (await page(`/en/my/order/${order.id}`, cookie)).text())).toBe('Total paid');
+    expect(totalLabelOf(await (await page(`/zh-cn/my/order/${order.id}`, cookie)).text())).toBe('实付金额');
+    expect(cardLabelOf(await (await page('/zh-cn/my/order', cookie)).text())).toBe('实付金额');
   });
 
   it('places one order per idempotency key however often the form is posted, then redirects to pay', async () => {

@@ -42,7 +42,7 @@ describe('POST /v2/order/confirm', () => {
         product_price: 'Product price',
         shipping_fee: 'Shipping fee',
         discount: 'Discount',
-        total: 'Total paid',
+        total: 'Total',
       },
     });
     expect(body.data.address.country_code).toBe('US');

@@ -68,8 +68,8 @@ describe('sandbox payments', () => {
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(page.text).toContain('TEST MODE');
-    expect(page.text).toContain('￥123.45');
-    expect(page.text).toContain('Pay ￥123.45');
+    expect(page.text).toContain('CN¥123.45');
+    expect(page.text).toContain('Pay CN¥123.45');
     expect(page.text).toContain('Decline payment');
 
     const before = await buyer.call(`/v1/pay/PayStatus/${orderId}`);

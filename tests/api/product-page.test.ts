@@ -197,7 +197,7 @@ describe('display currency', () => {
     });
     expect(text).toContain('≈');
     expect(text).toMatch(/\$\d+\.\d{2}/);
-    expect(text).toContain(`Charged in CNY: ￥${inStock.price}`);
+    expect(text).toContain(`Charged in CNY: CN¥${inStock.price}`);
     // Offers stay in the settlement currency whatever the buyer looks at.
     const item = jsonLd(text).find((block) => block['@type'] === 'Product');
     expect(item.offers.priceCurrency).toBe('CNY');

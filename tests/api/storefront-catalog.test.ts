@@ -26,7 +26,7 @@ function cards(html: string): Array<{ id: number; name: string }> {
   ].map((match) => ({ id: Number(match[1]), name: decode(match[2]!) }));
 }
 
-/** The visible texts of the card prices ('￥129.00', '≈$17.92'). */
+/** The visible texts of the card prices ('CN¥129.00', '≈$17.92'). */
 function cardPrices(html: string): string[] {
   return [
     ...html.matchAll(/<span class="price price--md[^"]*"[^>]*>(.*?)<\/span><span class="product-card__sold"/g),
@@ -305,7 +305,7 @@ describe('display currency', () => {
   it('shows settlement prices without a cookie', async () => {
     const prices = cardPrices((await server.request('/en/product/cate/4')).text);
     expect(prices.length).toBeGreaterThan(0);
-    for (const price of prices) expect(price).toMatch(/^￥\d+\.\d{2}$/);
+    for (const price of prices) expect(price).toMatch(/^CN¥\d+\.\d{2}$/);
     for (const price of cardPrices((await server.request('/zh-cn/product/cate/4')).text))
       expect(price).toMatch(/^\d+\.\d{2}元$/);
   });
@@ -316,7 +316,7 @@ describe('display currency', () => {
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price).toMatch(/^≈\$\d+\.\d{2}$/);
     expect(page.text).toMatch(
-      /title="Approximate price in USD\. You will be charged ￥\d+\.\d{2} \(CNY\) at checkout\."/,
+      /title="Approximate price in USD\. You will be charged CN¥\d+\.\d{2} \(CNY\) at checkout\."/,
     );
     const zh = cardPrices((await server.request('/zh-cn/product/cate/4', { cookies: { currency: 'USD' } })).text);
     for (const price of zh) expect(price).toMatch(/^≈\d+\.\d{2}美元$/);
@@ -330,7 +330,7 @@ describe('display currency', () => {
 
   it('ignores a currency cookie that is not one of ours', async () => {
     const prices = cardPrices((await server.request('/en/product/cate/4', { cookies: { currency: 'XYZ' } })).text);
-    for (const price of prices) expect(price).toMatch(/^￥\d+\.\d{2}$/);
+    for (const price of prices) expect(price).toMatch(/^CN¥\d+\.\d{2}$/);
   });
 
   it('offers the five currencies in the header picker', async () => {

@@ -124,7 +124,7 @@ describe('the console journey', () => {
     const refundMail = decodedMail(
       (await smtp.waitFor((mail) => mail.to === buyer.email && decodedMail(mail.raw).includes('refunded'), 15_000)).raw,
     );
-    expect(refundMail).toContain('We have refunded ￥12.00');
+    expect(refundMail).toContain('We have refunded CN¥12.00');
 
     // 7. The audit log shows who did each of it.
     await owner.goto(`${suite.server.url}/admin/audit`);

@@ -136,7 +136,7 @@ describe('category page', () => {
     await page.getByLabel('Highest price in CNY').fill('400');
     await page.locator('.price-filter__apply').click();
     await page.waitForURL(/min=150&max=400/);
-    await expect.poll(() => page.locator('.filter-chip').innerText()).toContain('￥150.00 – ￥400.00');
+    await expect.poll(() => page.locator('.filter-chip').innerText()).toContain('CN¥150.00 – CN¥400.00');
     const prices = (await cardPrices(page)).map(amount);
     expect(prices.length).toBeGreaterThan(0);
     for (const price of prices) expect(price >= 150 && price <= 400).toBe(true);
@@ -149,7 +149,7 @@ describe('display currency', () => {
     await page.goto(`${suite.server.url}/en/product/cate/4`);
     await hydrated(page);
     const before = await cardPrices(page);
-    for (const price of before) expect(price).toMatch(/^￥\d+\.\d{2}$/);
+    for (const price of before) expect(price).toMatch(/^CN¥\d+\.\d{2}$/);
     await page.locator('.site-header .currency-picker--header select').selectOption('USD');
     await expect.poll(async () => (await cardPrices(page))[0]).toMatch(/^\$\d+\.\d{2}$/);
     expect(new URL(page.url()).pathname).toBe('/en/product/cate/4');

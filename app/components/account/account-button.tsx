@@ -1,16 +1,20 @@
-import { Link } from 'react-router';
+import { lazy, Suspense, useState } from 'react';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { useHydrated } from '../catalog/use-hydrated';
 import { UserIcon } from '../ui/icons';
-import { useAccount } from './account-context';
+import { useAccount, withAccountMessages } from './account-context';
 
 export const ACCOUNT_PATH = '/my/account';
+
+/** The account links outside the account pages; code and texts arrive on first open (docs/decisions/0110). */
+export const AccountMenu = lazy(withAccountMessages(() => import('./account-menu')));
 
 /**
  * The header's account control. Anonymous: a person icon that opens the login modal
  * (without JavaScript it is a link to My account, whose guard explains what to do).
- * Logged in: the avatar and name, linking to My account. Only logged-in renders carry the
- * name, and those are never cached (server/http/response-cache.ts).
+ * Logged in: the avatar and name, a button that opens the account menu (without JavaScript,
+ * a link to My account). Its accessible name starts with the name it shows (WCAG 2.5.3).
+ * Only logged-in renders carry the name, and those are never cached (server/http/response-cache.ts).
  */
 export function AccountButton() {
   const t = useT();
@@ -18,19 +22,31 @@ export function AccountButton() {
   const hydrated = useHydrated();
   const { user, openLogin } = useAccount();
   const href = localePath(locale, ACCOUNT_PATH);
+  const [menuOpen, setMenuOpen] = useState(false);
 
   if (user) {
     return (
-      <Link
-        to={href}
-        className="account-button account-button--user"
-        aria-label={t('account.button.account', { name: user.username })}
-      >
-        <Avatar name={user.username} src={user.avatar} size={32} />
-        <span className="account-button__name" aria-hidden="true">
-          {user.username}
-        </span>
-      </Link>
+      <div className="account-menu-anchor">
+        <a
+          href={href}
+          className="account-button account-button--user"
+          role={hydrated ? 'button' : undefined}
+          aria-expanded={hydrated ? menuOpen : undefined}
+          onClick={(event) => {
+            event.preventDefault();
+            setMenuOpen(!menuOpen);
+          }}
+        >
+          <Avatar name={user.username} src={user.avatar} size={32} />
+          <span className="account-button__name">{user.username}</span>
+          <span className="sr-only"> {t('account.button.account')}</span>
+        </a>
+        {menuOpen ? (
+          <Suspense fallback={null}>
+            <AccountMenu placement="popover" onClose={setMenuOpen} />
+          </Suspense>
+        ) : null}
+      </div>
     );
   }
   return (

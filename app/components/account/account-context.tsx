@@ -2,7 +2,6 @@ import { createContext, lazy, Suspense, useCallback, useContext, useEffect, useR
 import { useLocation, useRevalidator } from 'react-router';
 import type { CaptchaAnswer, VisitorView } from '../../../server/domains/customers/accounts.schemas';
 import { SIGNED_IN_HINT_DATA_KEY } from '../../../server/shared/signed-in-hint';
-import { accountApi } from '~/lib/account-api';
 import { api, ApiError, NetworkError, onSessionLost } from '~/lib/api-client';
 import { loadMessagePacks } from '../../../i18n';
 import { localePath, useLocale, useT } from '~/lib/i18n';
@@ -11,8 +10,8 @@ import { useRootData } from '~/lib/root-data';
 import { useToast } from './toast';
 import { announceCartCount } from '~/lib/cart-count';
 
-/** The dialogs and their texts (the `account` message pack) arrive when first opened. */
-const withAccountMessages =
+/** The dialogs and menus and their texts (the `account` message pack) arrive when first opened. */
+export const withAccountMessages =
   <T,>(load: () => Promise<T>) =>
   () =>
     Promise.all([load(), loadMessagePacks(pageLocale(), ['account'])]).then(([module]) => module);
@@ -240,7 +239,7 @@ export function AccountProvider({ children }: { children: React.ReactNode }) {
   const logout = useCallback(
     async (all = false) => {
       try {
-        await accountApi.logout(locale, all);
+        await api<null>('/user/logout', { method: 'POST', body: { all }, locale });
       } catch (error) {
         // An already-ended session is logged out anyway; anything else is shown and stops here.
         if (!(error instanceof ApiError && error.sessionLost)) {

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useFetcher } from 'react-router';
-import { CURRENCIES, CURRENCY_SYMBOLS, isCurrency, type Currency } from '../../../server/shared/money';
+import { CURRENCIES, currencySymbol, isCurrency, type Currency } from '../../../server/shared/money';
 import { useDisplayCurrency } from '~/lib/currency';
 import { localePath, useCurrentPath, useLocale, useT } from '~/lib/i18n';
 import { ChevronIcon } from '../ui/icons';
@@ -54,9 +54,7 @@ export function CurrencyPicker({ variant }: { variant: 'header' | 'drawer' }) {
         >
           {CURRENCIES.map((code) => (
             <option key={code} value={code}>
-              {variant === 'drawer'
-                ? `${CURRENCY_SYMBOLS[code]} ${code} · ${t(`currency.name.${code}`)}`
-                : `${CURRENCY_SYMBOLS[code]} ${code}`}
+              {`${currencySymbol(code, locale)} ${code}${variant === 'drawer' ? ` · ${t(`currency.name.${code}`)}` : ''}`}
             </option>
           ))}
         </select>

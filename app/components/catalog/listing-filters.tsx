@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from 'react';
 import { Form, Link, useLocation } from 'react-router';
-import { CURRENCY_SYMBOLS, MINOR_DIGITS } from '../../../server/shared/money';
+import { currencySymbol, MINOR_DIGITS } from '../../../server/shared/money';
 import { displayPrice, useDisplayCurrency } from '~/lib/currency';
 import { useLocale, useT } from '~/lib/i18n';
 import { ChevronIcon, CloseIcon } from '../ui/icons';
@@ -120,7 +120,7 @@ export function ListingFiltersForm({
               {t('listing.priceHint', {
                 currency: currencyName,
                 code: display.currency,
-                symbol: CURRENCY_SYMBOLS[display.currency],
+                symbol: currencySymbol(display.currency, locale),
               })}
             </p>
             <div className="price-filter__fields">
@@ -175,6 +175,7 @@ function MoneyField({
   describedBy: string;
 }) {
   const t = useT();
+  const locale = useLocale();
   const display = useDisplayCurrency();
   const names = { currency: t(`currency.name.${display.currency}`), code: display.currency };
   const decimals = MINOR_DIGITS[display.currency];
@@ -185,7 +186,7 @@ function MoneyField({
       </span>
       <span className="money-field__control">
         <span className="money-field__symbol" aria-hidden="true">
-          {CURRENCY_SYMBOLS[display.currency]}
+          {currencySymbol(display.currency, locale)}
         </span>
         <input
           name={bound}

@@ -3,7 +3,7 @@ import { displayPrice, priceStyleFor, useDisplayCurrency } from '~/lib/currency'
 import { useLocale, useT } from '~/lib/i18n';
 
 export interface PriceProps {
-  /** The amount in minor units of the shop's settlement currency (12900 = ￥129.00 when the shop settles in CNY). */
+  /** The amount in minor units of the shop's settlement currency (12900 = CN¥129.00 when the shop settles in CNY). */
   amountMinor: number;
   className?: string;
   size?: 'sm' | 'md' | 'lg';

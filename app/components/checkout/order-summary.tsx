@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { AmountView } from '../../../server/shared/money.schemas';
 import type { Currency } from '../../../server/shared/money';
+import { PAY_STATUS } from '../../../server/shared/order-status';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { imageAt } from '../catalog/image';
 import { Money } from './money';
@@ -116,14 +117,29 @@ export function PriceRows({
   );
 }
 
-/** SPEC section 2's four order info lines: product price, shipping fee, discount and the total. */
+/**
+ * What an order's total is called: 'Total paid' only once the buyer paid it, 'Amount due' while
+ * the order waits for the payment, and plain 'Total' before the order exists (`payStatus`
+ * undefined) or after it was cancelled unpaid.
+ */
+export function totalLabel(payStatus: number | undefined) {
+  if (payStatus === PAY_STATUS.paid) return 'confirm.totalPaid';
+  return payStatus === PAY_STATUS.pending ? 'confirm.totalDue' : 'confirm.total';
+}
+
+/**
+ * SPEC section 2's four order info lines: product price, shipping fee, discount and the total,
+ * named by `totalLabel` from the order's pay status (none for a quote).
+ */
 export function OrderInfo({
   price,
   view,
+  payStatus,
   shippingNote,
 }: {
   price: PriceView & { total: AmountView };
   view: CurrencyView;
+  payStatus?: number;
   shippingNote?: ReactNode;
 }) {
   const t = useT();
@@ -131,7 +147,7 @@ export function OrderInfo({
     <dl className="summary-list" data-testid="order-info">
       <PriceRows price={price} view={view} shippingNote={shippingNote} />
       <div className="summary-list__total">
-        <dt>{t('confirm.totalPaid')}</dt>
+        <dt>{t(totalLabel(payStatus))}</dt>
         <dd data-testid="order-total">
           <AmountText amount={price.total} view={view} strong />
         </dd>

@@ -5,7 +5,10 @@ import { ArrowUpIcon, ChatIcon } from '../ui/icons';
 
 const SHOW_AFTER_PX = 400;
 
-/** SPEC section 2: fixed 80px from the right and the bottom; back to top and contact. */
+/**
+ * SPEC section 2: fixed 80px from the right and the bottom; back to top and contact. Phones get
+ * it at the end of the page instead, where it covers no content (layout.css).
+ */
 export function FloatingWidget() {
   const t = useT();
   const locale = useLocale();

@@ -1,7 +1,9 @@
-import { useEffect, useId, useRef } from 'react';
+import { Suspense, useEffect, useId, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useT } from '~/lib/i18n';
-import { CloseIcon } from '../ui/icons';
+import { AccountMenu } from '../account/account-button';
+import { useAccount } from '../account/account-context';
+import { CloseIcon, UserIcon } from '../ui/icons';
 import { CurrencyPicker } from '../catalog/currency-picker';
 import { ColorModeSwitch } from './color-mode-switch';
 import { LanguageSwitch } from './language-switch';
@@ -10,10 +12,12 @@ import { MainNav } from './navigation';
 /**
  * The phone menu's drawer, opened by the button in ./mobile-menu.tsx. The native modal dialog
  * makes the page behind it inert, moves focus in, closes on Escape and gives focus back to
- * the button; a tap on the backdrop or any navigation closes it too.
+ * the button; a tap on the backdrop or any navigation closes it too. Below the navigation: the
+ * account's links (orders by status with counts, addresses, profile, log out), or Log in.
  */
 export default function MenuDrawer({ id, open, onClose }: { id: string; open: boolean; onClose: () => void }) {
   const t = useT();
+  const { user, openLogin } = useAccount();
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const { pathname, search } = useLocation();
@@ -61,6 +65,23 @@ export default function MenuDrawer({ id, open, onClose }: { id: string; open: bo
           </button>
         </div>
         {open ? <MainNav variant="drawer" /> : null}
+        {!open ? null : user ? (
+          <Suspense fallback={null}>
+            <AccountMenu placement="drawer" />
+          </Suspense>
+        ) : (
+          <button
+            type="button"
+            className="button button--secondary drawer__login"
+            onClick={() => {
+              dialog.current?.close();
+              openLogin();
+            }}
+          >
+            <UserIcon size={20} />
+            {t('account.button.login')}
+          </button>
+        )}
         <div className="drawer__prefs">
           <p className="drawer__label">{t('shell.language')}</p>
           <LanguageSwitch className="lang-switch--large" />

@@ -116,7 +116,7 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
 
         <aside className="checkout-main">
           <CheckoutCard id="detail-price" title={t('order.detail.priceDetails')}>
-            <OrderInfo price={order.price} view={order} />
+            <OrderInfo price={order.price} view={order} payStatus={order.pay_status} />
             {order.refunds.length > 0 ? (
               <ul className="order-refunds" data-testid="detail-refunds">
                 {order.refunds.map((refund, index) => (

@@ -1,30 +1,13 @@
 import { Link } from 'react-router';
-import type { OrderCounts, OrderListQuery, OrderSummary } from '../../../server/domains/orders/orders.schemas';
+import type { OrderCounts, OrderSummary } from '../../../server/domains/orders/orders.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { badgeText } from '~/lib/cart-count';
 import { imageAt } from '../catalog/image';
-import { AmountText } from '../checkout/order-summary';
+import { AmountText, totalLabel } from '../checkout/order-summary';
 import { PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 import { formatDate } from '~/lib/dates';
-
-/** The tabs of `orderListQuery`, in tab order (kept here so the page bundle needs no zod). */
-export const ORDER_TABS = [
-  'all',
-  '1',
-  '10',
-  '20',
-  'after_sales',
-] as const satisfies readonly OrderListQuery['status'][];
-export type OrderTab = (typeof ORDER_TABS)[number];
-
-const COUNT_OF: Record<OrderTab, Exclude<keyof OrderCounts, 'by_status'>> = {
-  all: 'all',
-  '1': 'pending_payment',
-  '10': 'pending_shipment',
-  '20': 'pending_receipt',
-  after_sales: 'after_sales',
-};
+import { ORDER_TABS, ORDER_TAB_COUNT, orderTabHref, type OrderTab } from '~/lib/order-tabs';
 
 /** /{locale}/my/order: tabs with badge counts, the orders of the tab, paging. */
 export function OrderList({
@@ -33,19 +16,14 @@ export function OrderList({
   page,
 }: {
   tab: OrderTab;
-  counts: OrderCounts;
+  counts: OrderCounts | null;
   page: { records: OrderSummary[]; total: number; page: number; page_size: number };
 }) {
   const t = useT();
   const locale = useLocale();
   const base = localePath(locale, '/my/order');
   const pages = Math.max(1, Math.ceil(page.total / page.page_size));
-  const hrefFor = (nextTab: OrderTab, nextPage = 1) => {
-    const query = new URLSearchParams();
-    if (nextTab !== 'all') query.set('status', nextTab);
-    if (nextPage > 1) query.set('page', String(nextPage));
-    return query.size ? `${base}?${query}` : base;
-  };
+  const hrefFor = (nextTab: OrderTab, nextPage = 1) => orderTabHref(base, nextTab, nextPage);
 
   return (
     <div className="container checkout-page">
@@ -54,7 +32,7 @@ export function OrderList({
       </header>
       <nav className="order-tabs" aria-label={t('orders.tabs')}>
         {ORDER_TABS.map((item) => {
-          const count = counts[COUNT_OF[item]];
+          const count = counts?.[ORDER_TAB_COUNT[item]] ?? 0;
           return (
             <Link
               key={item}
@@ -142,7 +120,7 @@ function OrderCard({ order }: { order: OrderSummary }) {
           <span className="order-card__count">{t('orders.itemsCount', { count: order.item_count })}</span>
         </span>
         <span className="order-card__total">
-          <span className="order-card__total-label">{t('orders.total')}</span>
+          <span className="order-card__total-label">{t(totalLabel(order.pay_status))}</span>
           <AmountText amount={order.total} view={order} strong />
         </span>
       </Link>

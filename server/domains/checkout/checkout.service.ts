@@ -170,7 +170,7 @@ export async function confirmView(quote: Quote, locale: Locale): Promise<Confirm
       product_price: translate(locale, 'checkout.productPrice'),
       shipping_fee: translate(locale, 'checkout.shippingFee'),
       discount: translate(locale, 'checkout.discount'),
-      total: translate(locale, 'checkout.totalPaid'),
+      total: translate(locale, 'checkout.total'),
     },
   };
 }

@@ -88,7 +88,7 @@ export async function orderMailData(
       shopName: pickText(settings.shop_name, locale),
       buyerName: order.address.contact_name || row.username,
       orderNo: order.orderNo,
-      total: formatPrice({ amountMinor: order.totalMinor, currency }),
+      total: formatPrice({ amountMinor: order.totalMinor, currency }, 'symbol', locale),
       deadline:
         new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
           dateStyle: 'medium',

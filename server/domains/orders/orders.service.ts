@@ -260,7 +260,7 @@ export async function getOrderDetail(
     shipment: shipmentView(order, locale),
     refunds: refunded.map((refund) => ({
       amount: money(refund.amountMinor),
-      amount_text: formatPrice({ amountMinor: refund.amountMinor, currency }),
+      amount_text: formatPrice({ amountMinor: refund.amountMinor, currency }, 'symbol', locale),
       refunded_at: (refund.succeededAt ?? new Date(0)).toISOString(),
     })),
   };

@@ -30,8 +30,11 @@ export async function sendRefundMail(ctx: AppContext, job: RefundMailJob): Promi
     orderNo: data.orderNo,
     amount: formatPrice({
       amountMinor: refund.amountMinor,
-      currency: isCurrency(refund.currency) ? refund.currency : 'CNY',
-    }),
+        currency: isCurrency(refund.currency) ? refund.currency : 'CNY',
+      },
+      'symbol',
+      data.locale,
+    ),
   };
   const paragraphs = [
     translate(data.locale, 'mail.order.greeting', { name: data.buyerName }),

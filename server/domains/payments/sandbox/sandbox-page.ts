@@ -6,8 +6,9 @@ import { isExpired, type SandboxSession } from './sandbox-gateway.service';
 export const SANDBOX_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/** Every text at least 4.5:1 (WCAG AA) in both schemes: the brand orange #ff6900 is 2.9:1 under white, so the Pay button uses a deeper shade. */
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--text:#1d2129;--muted:#6b7280;--line:#e5e7eb;--primary:#ff6900;--warn-bg:#fff7e6;--warn:#ad6800}
+:root{color-scheme:light dark;--bg:#f4f5f7;--card:#fff;--text:#1d2129;--muted:#6b7280;--line:#e5e7eb;--primary:#ad4500;--warn-bg:#fff7e6;--warn:#8a5300}
 @media (prefers-color-scheme:dark){:root{--bg:#111318;--card:#1b1e25;--text:#e8eaed;--muted:#9aa0a6;--line:#2c313a;--warn-bg:#2b2111;--warn:#e6a23c}}
 *{box-sizing:border-box}body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;background:var(--bg);color:var(--text);font:16px/1.5 system-ui,-apple-system,"Segoe UI","PingFang SC","Microsoft YaHei",sans-serif;padding:16px}
 main{width:100%;max-width:420px;background:var(--card);border:1px solid var(--line);border-radius:16px;box-shadow:0 10px 30px rgba(0,0,0,.08);overflow:hidden}
@@ -48,7 +49,7 @@ function layout(locale: Locale, body: string): string {
 export function renderSandboxCheckout(session: SandboxSession): string {
   const t = translator(session.locale);
   const amount = isCurrency(session.currency)
-    ? formatPrice({ amountMinor: session.amountMinor, currency: session.currency })
+    ? formatPrice({ amountMinor: session.amountMinor, currency: session.currency }, 'symbol', session.locale)
     : `${session.amountMinor} ${session.currency}`;
   const summary = `<p class="notice" role="note">${escapeHtml(t('sandbox.notice'))}</p>
 <p class="label">${escapeHtml(t('sandbox.amount'))}</p>
