@@ -118,7 +118,7 @@ describe('the console journey', () => {
       .toEqual([1_200]);
     // On their order page, signed in with their own session (a fresh browser context).
     const buyerPage = await suite.open();
-    await suite.context.addCookies([{ name: 'access_token', value: buyer.headers.token!, url: suite.server.url }]);
+    await suite.context.addCookies([{ name: 'access_token', value: buyer.headers.token, url: suite.server.url }]);
     await buyerPage.goto(`${suite.server.url}/en/my/order/${orderId}`);
     await expect.poll(() => buyerPage.getByTestId('detail-refunds').innerText()).toMatch(/^Refunded ￥12\.00 on /);
     const refundMail = decodedMail(

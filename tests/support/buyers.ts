@@ -8,7 +8,8 @@ export interface Buyer {
   id: number;
   email: string;
   username: string;
-  headers: Record<string, string>;
+  /** The header-token credentials; `token` is also the web session cookie's value. */
+  headers: { token: string; sign: string; lang: string };
   /** `server.request` with this buyer's token + sign headers (and lang en unless given). */
   call<T = any>(path: string, options?: RequestOptions): Promise<TestResponse<T>>;
 }
