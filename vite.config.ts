@@ -105,11 +105,12 @@ const SHELL_MODULES =
   /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
 /**
  * Not in the shell: layout parts most pages never load (the phone menu's drawer, the content
- * pages' header, the error page), the messages of refused form fields (pages with forms), and
- * the order status numbers and date format (order pages).
+ * pages' header, the error page), the messages of refused form fields and the postal-code
+ * rule with its patterns (pages with forms), and the order status numbers and date format
+ * (order pages).
  */
 const NOT_SHELL =
-  /\/app\/components\/layout\/(menu-drawer|page-header|route-error-page)\.tsx$|\/server\/shared\/(issue-messages|order-status)\.ts$|\/app\/lib\/dates\.ts$/;
+  /\/app\/components\/layout\/(menu-drawer|page-header|route-error-page)\.tsx$|\/server\/shared\/(issue-messages|order-status|postal-codes)\.ts$|\/app\/lib\/dates\.ts$/;
 
 type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null;
 
