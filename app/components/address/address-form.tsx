@@ -331,6 +331,7 @@ function AddressForm({
         label={t('addressBook.postalCode')}
         autoComplete="postal-code"
         className="address-form__postal"
+        data-testid="address-postal"
         hint={country && !postalCodeRequired(country.id) ? t('addressBook.postalCodeOptional') : undefined}
         {...bindText('postal_code')}
       />
