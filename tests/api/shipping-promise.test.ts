@@ -2,21 +2,11 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { products } from '../../server/db/schema';
 import { cookieValue } from '../support/accounts';
-import { makeBuyer, makeShopper, prepareSku, usAddress } from '../support/buyers';
+import { germanAddress, makeBuyer, makeShopper, prepareSku, usAddress } from '../support/buyers';
 import { useTestServer } from '../support/test-server';
 
 /** The product page's shipping promise is worded from the rules checkout charges by (ADR 0119). */
 const server = useTestServer();
-
-const germanAddress = {
-  country_code: 'DE',
-  province_id: 'DE-BE',
-  city: 'Berlin',
-  detail: 'Unter den Linden 77',
-  postal_code: '10117',
-  contact_name: 'Erika Mustermann',
-  contact_phone: '+49 30 901820',
-};
 
 let sku: Awaited<ReturnType<typeof prepareSku>>;
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { products } from '../../server/db/schema';
 import { ACCOUNT_TEST_ENV, registerUser } from '../support/accounts';
 import { useBrowserSuite } from '../support/browser';
-import { prepareSku } from '../support/buyers';
+import { germanAddress, prepareSku } from '../support/buyers';
 
 /**
  * The address form takes any town (the area data only suggests), names the postal-code format
@@ -83,15 +83,7 @@ describe.each(['en', 'zh-cn'] as const)('shipping promise (%s)', (locale) => {
     const saved = await suite.server.request('/v1/useraddress', {
       method: 'POST',
       headers: { token: buyer.token, sign: buyer.sign, lang: locale },
-      body: {
-        country_code: 'DE',
-        province_id: 'DE-BE',
-        city: 'Berlin',
-        detail: 'Unter den Linden 77',
-        postal_code: '10117',
-        contact_name: 'Erika Mustermann',
-        contact_phone: '+49 30 901820',
-      },
+      body: germanAddress,
     });
     expect(saved.status).toBe(200);
 
