@@ -20,10 +20,10 @@ import { preloadModule } from 'react-dom';
 import messagePackUrls from 'virtual:message-pack-urls';
 import { useMessagePacks } from './lib/message-packs';
 import { pageMeta } from './lib/seo';
-import { DISPLAY_CURRENCY_COOKIE } from './lib/currency';
-import { isCurrency } from '../server/shared/money';
+import { displayCurrencyOf } from './lib/currency.server';
 import { siteOrigin } from '../server/shared/site-origin';
 import { SIGNED_IN_HINT_SCRIPT } from '../server/shared/signed-in-hint';
+import { SHIP_TO_HINT_SCRIPT } from '../server/shared/ship-to-hint';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import { AccountShell, accountRootData } from './components/account/account-shell';
@@ -39,17 +39,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { title, keyword, desc } = context.services.siteSettings.seoConfigView(settings, locale);
   const user = context.ctx.user;
   const cookies = requestCookies(request);
-  const chosenCurrency = cookies[DISPLAY_CURRENCY_COOKIE];
   return {
     locale,
     /** Absolute URLs (canonical, hreflang, Open Graph) start with this. */
     origin: siteOrigin(context.ctx.env, url.origin),
     /** Prices are stored in `settlement`; the buyer sees them in `currency`, converted with `rates`. */
-    display: {
-      settlement: settings.currency,
-      currency: isCurrency(chosenCurrency) ? chosenCurrency : settings.currency,
-      rates: settings.exchange_rates,
-    },
+    display: displayCurrencyOf(request, settings),
     colorMode: parseColorMode(cookies[COLOR_MODE_COOKIE]),
     seo: { title, keyword, desc },
     site: {
@@ -114,7 +109,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <link rel="icon" href={favicon} />
         {/* These scripts run once, from the server's HTML; the browser bundle need not carry their text. */}
         <script
-          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? SIGNED_IN_HINT_SCRIPT : '' }}
+          dangerouslySetInnerHTML={{
+            __html: import.meta.env.SSR ? `${SIGNED_IN_HINT_SCRIPT};${SHIP_TO_HINT_SCRIPT}` : '',
+          }}
           suppressHydrationWarning
         />
         <Meta />

@@ -5,7 +5,8 @@ import { RouteErrorPage } from '~/components/layout/error-page';
 import { Gallery } from '~/components/product/gallery';
 import { ProductPurchase } from '~/components/product/product-purchase';
 import { productJsonLd, summary } from '~/components/product/product-seo';
-import { ServiceNotes } from '~/components/product/service-notes';
+import { SHIPPING_PROMISE_NOTE, ServiceNotes, type ShippingPromise } from '~/components/product/service-notes';
+import { shippingPromise } from '~/components/product/shipping-promise.server';
 import { initialSelection, selectionSearch, type Product } from '~/components/product/sku-selection';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { pageMeta } from '~/lib/seo';
@@ -13,12 +14,13 @@ import type { RootLoaderData } from '~/root';
 import type { Route } from './+types/product';
 import { plainRowId } from '../../server/shared/ids';
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = plainRowId(params.id);
   if (id === null) throw data(null, { status: 404 });
   const product = await context.services.catalogProducts.getProduct(context.ctx, id, context.ctx.locale);
   if (!product) throw data(null, { status: 404 });
-  return { product };
+  const shipping = product.service_notes.includes(SHIPPING_PROMISE_NOTE) ? await shippingPromise(context, request) : [];
+  return { product, shipping };
 }
 
 export const meta: Route.MetaFunction = ({ matches, data }) => {
@@ -46,7 +48,15 @@ function imageOf(product: Product, index: number, valueId: number | null): numbe
   return image ? product.images.findIndex((candidate) => candidate.url === image) : -1;
 }
 
-function ProductPage({ product, search }: { product: Product; search: URLSearchParams }) {
+function ProductPage({
+  product,
+  shipping,
+  search,
+}: {
+  product: Product;
+  shipping: ShippingPromise;
+  search: URLSearchParams;
+}) {
   const t = useT();
   const locale = useLocale();
   const [selection, setSelection] = useState(() => initialSelection(product, search));
@@ -83,7 +93,7 @@ function ProductPage({ product, search }: { product: Product; search: URLSearchP
             {t('product.sold', { n: new Intl.NumberFormat(locale).format(product.sold) })}
           </p>
           <ProductPurchase product={product} selection={selection} onChoose={choose} />
-          <ServiceNotes notes={product.service_notes} />
+          <ServiceNotes notes={product.service_notes} shipping={shipping} />
           {product.description ? (
             <section className="product-details" aria-labelledby="product-details-title">
               <h2 className="product-details__title" id="product-details-title">
@@ -104,10 +114,15 @@ function ProductPage({ product, search }: { product: Product; search: URLSearchP
 
 export default function ProductRoute({ loaderData }: Route.ComponentProps) {
   const [search] = useSearchParams();
-  const { product } = loaderData;
+  const { product, shipping } = loaderData;
   // A different product or a different ?sku= from a link starts over; in-page choices only replace the address.
   return (
-    <ProductPage key={`${product.id}|${search.get('sku')}|${search.get('v')}`} product={product} search={search} />
+    <ProductPage
+      key={`${product.id}|${search.get('sku')}|${search.get('v')}`}
+      product={product}
+      shipping={shipping}
+      search={search}
+    />
   );
 }
 

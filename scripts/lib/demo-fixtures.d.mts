@@ -13,3 +13,4 @@ type DemoAddress = {
 
 export declare const chinaAddress: DemoAddress;
 export declare const usAddress: DemoAddress;
+export declare const germanAddress: DemoAddress;

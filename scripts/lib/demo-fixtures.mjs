@@ -4,7 +4,7 @@
 export const TEST_CAPTCHA = '2468';
 
 // Addresses that pass every check: one in Guangdong (CN) with a mainland mobile number, one in
-// California (US) with a free-text city.
+// California (US) and one in Berlin (DE) with a typed city.
 
 export const chinaAddress = {
   country_code: 'CN',
@@ -24,4 +24,14 @@ export const usAddress = {
   postal_code: '94105',
   contact_name: 'Jane Doe',
   contact_phone: '+1 415 555 0132',
+};
+
+export const germanAddress = {
+  country_code: 'DE',
+  province_id: 'DE-BE',
+  city: 'Berlin',
+  detail: 'Unter den Linden 77',
+  postal_code: '10117',
+  contact_name: 'Erika Mustermann',
+  contact_phone: '+49 30 901820',
 };

@@ -11,6 +11,7 @@ import type { Locale } from '../../i18n/locales';
 import type { CookieJar } from '../shared/cookies';
 import { LoginRequiredError, SessionExpiredError } from '../shared/errors';
 import { secureCookies } from '../shared/site-origin';
+import { SHIP_TO_COOKIE } from '../shared/ship-to-hint';
 import { SIGNED_IN_HINT_COOKIE } from '../shared/signed-in-hint';
 
 export const ACCESS_TOKEN_COOKIE = 'access_token';
@@ -63,6 +64,7 @@ export function clearSessionCookie(reply: FastifyReply): void {
   const options = { path: '/', sameSite: 'lax' as const, secure: secureCookies(reply.request.ctx.env) };
   reply.clearCookie(ACCESS_TOKEN_COOKIE, { ...options, httpOnly: true });
   reply.clearCookie(SIGNED_IN_HINT_COOKIE, options);
+  reply.clearCookie(SHIP_TO_COOKIE, options);
 }
 
 /** After a login: the session cookie for the web, and the CSRF cookie its later writes echo. */

@@ -38,7 +38,9 @@ const EXPECTED_TYPE_KEYS: Record<string, MessageKey> = {
  */
 export function describeIssue(locale: Locale, issue: Issue, part: string): string {
   const field = fieldLabel(locale, issue, part);
-  if (hasMessage(issue.message)) return translate(locale, issue.message, { field });
+  // A rule of ours may name what it expected (`params`: a postal code's digits and example).
+  if (hasMessage(issue.message))
+    return translate(locale, issue.message, { ...(issue.code === 'custom' ? issue.params : undefined), field });
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined || issue.input === null) return translate(locale, 'validation.required', { field });

@@ -120,7 +120,7 @@ describe('the console journey', () => {
     const buyerPage = await suite.open();
     await suite.context.addCookies([{ name: 'access_token', value: buyer.headers.token, url: suite.server.url }]);
     await buyerPage.goto(`${suite.server.url}/en/my/order/${orderId}`);
-    await expect.poll(() => buyerPage.getByTestId('detail-refunds').innerText()).toMatch(/^Refunded ￥12\.00 on /);
+    await expect.poll(() => buyerPage.getByTestId('detail-refunds').innerText()).toMatch(/^Refunded CN¥12\.00 on /);
     const refundMail = decodedMail(
       (await smtp.waitFor((mail) => mail.to === buyer.email && decodedMail(mail.raw).includes('refunded'), 15_000)).raw,
     );

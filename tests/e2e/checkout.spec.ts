@@ -81,6 +81,7 @@ async function addChinaAddress(page: Page, locale: 'en' | 'zh-cn') {
   await form.getByTestId('address-detail').fill('88 Tianhe Road, Building 3, Room 1201');
   await form.getByTestId('address-name').fill('Li Lei');
   await form.getByTestId('address-phone').fill('13812345678');
+  await form.getByTestId('address-postal').fill('510000');
   await form.getByTestId('address-save').click();
   await form.waitFor({ state: 'detached' });
 }

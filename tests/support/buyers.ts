@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { users } from '../../server/db/schema';
 import { createSession } from '../../server/domains/customers/sessions.service';
-import { chinaAddress, usAddress } from '../../scripts/lib/demo-fixtures.mjs';
+import { chinaAddress, germanAddress, usAddress } from '../../scripts/lib/demo-fixtures.mjs';
 import type { RequestOptions, TestApp, TestResponse } from './test-server';
 
 export interface Buyer {
@@ -30,7 +30,7 @@ export async function makeBuyer(server: TestApp, name = `buyer-${randomUUID().sl
   };
 }
 
-export { chinaAddress, usAddress };
+export { chinaAddress, germanAddress, usAddress };
 
 const usedProducts = new Set<number>();
 

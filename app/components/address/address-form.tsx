@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useFetcher } from 'react-router';
 import { addressInput } from '../../../server/domains/addresses/addresses.schemas';
 import { describeIssue } from '../../../server/shared/issue-messages';
+import { postalCodeRequired } from '../../../server/shared/postal-codes';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { ModalDialog } from '../account/modal-dialog';
@@ -12,7 +13,6 @@ import type { AreaCountry, AreaOption } from '../../../server/domains/areas/area
 import { BusyButton } from '../ui/busy-button';
 
 export const ADDRESS_PATH = '/my/address';
-const OTHER_CITY = '__other';
 
 type Field =
   | 'country_code'
@@ -32,8 +32,8 @@ function initialValues(address: Address | null, countries: AreaCountry[]): Value
     country_code: address?.country_code ?? (countries.length === 1 ? (countries[0]?.id ?? '') : ''),
     province_id: address?.province_id ?? '',
     province: address && !address.province_id ? address.province : '',
-    city_id: address?.city_id ?? (address && !address.city_id && address.city ? OTHER_CITY : ''),
-    city: address && !address.city_id ? address.city : '',
+    city_id: address?.city_id ?? '',
+    city: address?.city ?? '',
     detail: address?.detail ?? '',
     postal_code: address?.postal_code ?? '',
     contact_name: address?.contact_name ?? '',
@@ -42,33 +42,29 @@ function initialValues(address: Address | null, countries: AreaCountry[]): Value
   };
 }
 
-/** Cities of a province/state: from the tree when it has them (China), else `GET /v1/area/all?parent_id=`. */
+/**
+ * Cities of a province/state: the complete list from the tree where it has one (mainland
+ * China), else `GET /v1/area/all?parent_id=`, which only suggests: towns missing from it
+ * are typed in.
+ */
 function useCities(countries: AreaCountry[], countryCode: string, provinceId: string) {
   const locale = useLocale();
   const state = countries.find((country) => country.id === countryCode)?.states.find((item) => item.id === provinceId);
   const [fetched, setFetched] = useState<{ id: string; cities: AreaOption[] } | null>(null);
-  const [loading, setLoading] = useState(false);
   useEffect(() => {
     if (!state || state.cities || fetched?.id === state.id) return;
     const controller = new AbortController();
-    setLoading(true);
     api<Array<{ id: string; name: string }>>('/area/all', {
       locale,
       body: { parent_id: state.id },
       signal: controller.signal,
     })
       .then((list) => setFetched({ id: state.id, cities: list.map(({ id, name }) => ({ id, name })) }))
-      .catch(() => setFetched({ id: state.id, cities: [] }))
-      .finally(() => setLoading(false));
+      .catch(() => setFetched({ id: state.id, cities: [] }));
     return () => controller.abort();
   }, [state, fetched, locale]);
-  if (!state) return { cities: [] as AreaOption[], complete: false, loading: false };
-  if (state.cities) return { cities: state.cities, complete: true, loading: false };
-  return {
-    cities: fetched?.id === state.id ? fetched.cities : [],
-    complete: false,
-    loading: loading && fetched?.id !== state.id,
-  };
+  if (!state) return [];
+  return state.cities ?? (fetched?.id === state.id ? fetched.cities : []);
 }
 
 /**
@@ -133,11 +129,13 @@ function AddressForm({
   const formRef = useRef<HTMLFormElement>(null);
   const country = countries.find((item) => item.id === values.country_code);
   const states = country?.states ?? [];
-  const { cities, complete, loading } = useCities(countries, values.country_code, values.province_id);
+  const cities = useCities(countries, values.country_code, values.province_id);
   const provinceAsList = !country || states.length > 0;
   const provinceChosen = provinceAsList ? Boolean(values.province_id) : Boolean(country);
-  const cityIsText =
-    provinceChosen && !complete && (values.city_id === OTHER_CITY || (!loading && cities.length === 0));
+  // Only a complete list (mainland China's provinces) is a choice; elsewhere any town can be typed.
+  const province = states.find((item) => item.id === values.province_id);
+  const cityIsText = province ? !province.cities?.length : !states.some((item) => item.cities?.length);
+  const citySuggestions = useId();
   const busy = fetcher.state !== 'idle';
 
   /** What the form posts: area ids where the tree has them, typed names otherwise. */
@@ -271,31 +269,40 @@ function AddressForm({
         ) : (
           <TextField label={t('addressBook.province')} autoComplete="address-level1" {...bindText('province')} />
         )}
-        {!cityIsText || (!complete && cities.length > 0) ? (
+        {cityIsText ? (
+          <TextField
+            label={t('addressBook.city')}
+            autoComplete="address-level2"
+            hint={cities.length ? t('addressBook.cityHint') : undefined}
+            list={cities.length ? citySuggestions : undefined}
+            end={
+              cities.length ? (
+                <datalist id={citySuggestions}>
+                  {cities.map((item) => (
+                    <option key={item.id} value={item.name} />
+                  ))}
+                </datalist>
+              ) : null
+            }
+            data-testid="address-city-text"
+            {...bindText('city')}
+          />
+        ) : (
           <SelectField
             label={t('addressBook.city')}
-            error={cityIsText ? undefined : errors.city_id}
-            disabled={!provinceChosen || loading}
+            error={errors.city_id}
+            disabled={!provinceChosen}
             {...bindSelect('city_id')}
             data-testid="address-city"
           >
-            <option value="">{loading ? t('addressBook.loading') : t('addressBook.cityPlaceholder')}</option>
+            <option value="">{t('addressBook.cityPlaceholder')}</option>
             {cities.map((item) => (
               <option key={item.id} value={item.id}>
                 {item.name}
               </option>
             ))}
-            {!complete && cities.length > 0 ? <option value={OTHER_CITY}>{t('addressBook.cityOther')}</option> : null}
           </SelectField>
-        ) : null}
-        {cityIsText ? (
-          <TextField
-            label={cities.length ? t('addressBook.cityText') : t('addressBook.city')}
-            autoComplete="address-level2"
-            data-testid="address-city-text"
-            {...bindText('city')}
-          />
-        ) : null}
+        )}
       </div>
       <TextField
         label={t('addressBook.detail')}
@@ -324,6 +331,8 @@ function AddressForm({
         label={t('addressBook.postalCode')}
         autoComplete="postal-code"
         className="address-form__postal"
+        data-testid="address-postal"
+        hint={country && !postalCodeRequired(country.id) ? t('addressBook.postalCodeOptional') : undefined}
         {...bindText('postal_code')}
       />
       <label className="choice address-form__default">

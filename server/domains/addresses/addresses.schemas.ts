@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { rowIdFromText } from '../../shared/ids.schemas';
+import { checkPostalCode } from '../../shared/postal-codes';
 import { singleLineText } from '../../shared/text';
 
 /** A buyer keeps at most this many addresses. */
@@ -9,7 +10,7 @@ export const MAX_ADDRESSES_PER_USER = 20;
 const requiredText = (message: string, max: number) => singleLineText(max, message).min(1, message);
 const optionalText = (max: number) => singleLineText(max).optional();
 
-export const addressInput = z.object({
+const addressFields = z.object({
   country_code: z
     .string({ error: 'address.countryRequired' })
     .trim()
@@ -18,23 +19,43 @@ export const addressInput = z.object({
   /** A province/state id of `/v1/area/all` ('US-CA', 'CN-GD'); free text in `province` only for countries without subdivisions. */
   province_id: optionalText(20),
   province: optionalText(100),
-  /** A city id of `/v1/area/all` (required in mainland China, where the list is complete); elsewhere an id or free text in `city`. */
+  /** A city id of `/v1/area/all` (required in mainland China, where the list is complete); elsewhere an id or any town typed in `city`. */
   city_id: optionalText(40),
   city: optionalText(100),
   detail: requiredText('address.detailRequired', 300),
-  postal_code: z
-    .string()
-    .trim()
-    .max(20, 'address.postalCodeInvalid')
-    .regex(/^[A-Za-z0-9 -]*$/, 'address.postalCodeInvalid')
-    .optional(),
+  /** Required and checked where the country has postal codes; answered as the post writes it ('sw1a1aa' is 'SW1A 1AA'). */
+  postal_code: optionalText(20),
   contact_name: requiredText('address.nameRequired', 60),
   contact_phone: requiredText('address.phoneInvalid', 30),
   is_default: z.boolean().optional(),
 });
+
+type AddressFields = z.output<typeof addressFields>;
+
+/**
+ * The country's postal-code rule (server/shared/postal-codes.ts), checked once the country
+ * and the code are each well formed, so the form shows it beside other fields' messages.
+ */
+function withPostalCodeRule<T extends AddressFields>(schema: z.ZodType<T>) {
+  return schema
+    .superRefine(
+      (address, ctx) => {
+        const checked = checkPostalCode(address.country_code, address.postal_code);
+        if (!checked.ok)
+          ctx.addIssue({ code: 'custom', path: ['postal_code'], message: checked.message, params: checked.params });
+      },
+      { when: ({ issues }) => !issues.some(({ path }) => path?.[0] === 'country_code' || path?.[0] === 'postal_code') },
+    )
+    .transform((address) => {
+      const checked = checkPostalCode(address.country_code, address.postal_code);
+      return { ...address, postal_code: checked.ok ? checked.postalCode : address.postal_code };
+    });
+}
+
+export const addressInput = withPostalCodeRule(addressFields);
 export type AddressInput = z.infer<typeof addressInput>;
 
-export const addressUpdate = addressInput.extend({ id: rowIdFromText });
+export const addressUpdate = withPostalCodeRule(addressFields.extend({ id: rowIdFromText }));
 export type AddressUpdate = z.infer<typeof addressUpdate>;
 
 export const addressIdQuery = z.object({ id: rowIdFromText });

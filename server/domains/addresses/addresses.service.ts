@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, ne } from 'drizzle-orm';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
+import { translate } from '../../../i18n';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { userAddresses, users } from '../../db/schema';
 import type { AddressSnapshot } from '../../db/schema/orders';
 import type { AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
+import { checkPostalCode } from '../../shared/postal-codes';
 import { loadCountryNames } from '../areas/area-sources';
 import { buildAreaTree, getAreaChildren, normalizeCountryList } from '../areas/areas.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
@@ -226,6 +228,18 @@ export async function deleteAllAddresses(ctx: AppContext, userId: number): Promi
     .where(eq(userAddresses.userId, userId))
     .returning({ id: userAddresses.id });
   return removed.length;
+}
+
+/**
+ * Addresses saved before postal codes were checked (ADR 0118) still show and can be read, but
+ * an order needs a code the post accepts: the buyer is asked to edit the address first.
+ */
+export function assertPostalCodeShippable(row: AddressRow, locale: Locale): void {
+  const checked = checkPostalCode(row.countryCode, row.postalCode);
+  if (!checked.ok)
+    throw new BadRequestError('address.postalCodeOutdated', {
+      problem: translate(locale, checked.message, checked.params),
+    });
 }
 
 /** The address as an order keeps it. */

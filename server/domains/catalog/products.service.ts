@@ -204,11 +204,11 @@ export async function homeSections(ctx: AppContext, locale: Locale, perSection =
   );
 }
 
-/** SPEC section 3's service notes, by number. */
+/** SPEC section 3's service notes, by number; the storefront words note 3 from the shipping rules. */
 export const SERVICE_NOTE_KEYS = {
   1: 'service.fastAfterSale',
   2: 'service.sevenDayReturn',
-  3: 'service.partialFreeShipping',
+  3: 'shipping.promise.freeOverAnywhere',
   4: 'service.freeShipping',
 } as const;
 

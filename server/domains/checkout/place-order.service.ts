@@ -1,8 +1,8 @@
 import { pickText, type Locale } from '../../../i18n';
 import type { AppContext } from '../../context';
 import { retireStockPages } from '../../shared/content-version';
-import { BadRequestError } from '../../shared/errors';
-import { addressSnapshot } from '../addresses/addresses.service';
+import { AppError, BadRequestError } from '../../shared/errors';
+import { addressSnapshot, assertPostalCodeShippable } from '../addresses/addresses.service';
 import { removeCartLines, userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
 import { takeStock } from '../catalog/stock.service';
@@ -46,6 +46,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   }
   const quote = await quoteOrder(ctx, input);
   if (!quote.address) throw new BadRequestError('address.incomplete');
+  assertPostalCodeShippable(quote.address, input.locale);
   const address = await addressSnapshot(quote.address);
   const now = input.now ?? new Date();
   const locale: Locale = input.locale;

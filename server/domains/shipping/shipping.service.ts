@@ -7,14 +7,22 @@ export type ShippingRule = typeof shippingRules.$inferSelect;
 /** Country code of the rule that applies where no country has its own. */
 export const ANY_COUNTRY = '*';
 
-export async function shippingRuleFor(db: Database, countryCode: string): Promise<ShippingRule | null> {
-  const rows = await db
+/** The rules of these countries and the fallback; `ruleOf` picks one country's. */
+function rulesFor(db: Database, countryCodes: readonly string[]): Promise<ShippingRule[]> {
+  return db
     .select()
     .from(shippingRules)
-    .where(inArray(shippingRules.countryCode, [countryCode, ANY_COUNTRY]));
+    .where(inArray(shippingRules.countryCode, [...countryCodes, ANY_COUNTRY]));
+}
+
+function ruleOf(rules: readonly ShippingRule[], countryCode: string): ShippingRule | null {
   return (
-    rows.find((row) => row.countryCode === countryCode) ?? rows.find((row) => row.countryCode === ANY_COUNTRY) ?? null
+    rules.find((row) => row.countryCode === countryCode) ?? rules.find((row) => row.countryCode === ANY_COUNTRY) ?? null
   );
+}
+
+export async function shippingRuleFor(db: Database, countryCode: string): Promise<ShippingRule | null> {
+  return ruleOf(await rulesFor(db, [countryCode]), countryCode);
 }
 
 /**
@@ -27,6 +35,27 @@ export function shippingFee(rule: ShippingRule | null, parcel: { weightGrams: nu
   const extraWeight = Math.max(0, parcel.weightGrams - rule.firstWeightGrams);
   const extraSteps = rule.additionalWeightGrams > 0 ? Math.ceil(extraWeight / rule.additionalWeightGrams) : 0;
   return rule.firstFeeMinor + extraSteps * rule.additionalFeeMinor;
+}
+
+/**
+ * What the shop can promise about shipping to each country: the fee of the lightest parcel
+ * and the goods total from which shipping is free (null: never), in settlement minor units.
+ * Read through `shippingFee`, so a promise cannot drift from what checkout charges.
+ */
+export interface ShippingTerms {
+  countryCode: string;
+  fromMinor: number;
+  freeOverMinor: number | null;
+}
+
+export async function shippingTerms(db: Database, countryCodes: readonly string[]): Promise<ShippingTerms[]> {
+  const rules = await rulesFor(db, countryCodes);
+  return countryCodes.map((countryCode) => {
+    const rule = ruleOf(rules, countryCode);
+    const fromMinor = shippingFee(rule, { weightGrams: 1, goodsMinor: 0 });
+    const freeOverMinor = fromMinor === 0 ? 0 : (rule?.freeOverMinor ?? null);
+    return { countryCode, fromMinor, freeOverMinor };
+  });
 }
 
 type RuleSeed = Omit<typeof shippingRules.$inferInsert, 'id' | 'updatedAt'>;
