@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       const started = performance.now();
       log.info(
         { signal, drainMs: env.SHUTDOWN_DRAIN_MS },
-        'stopping: readiness fails now, new connections are refused after the drain',
+        'shutting down: readiness fails now, new connections are refused after the drain',
       );
       const force = setTimeout(() => {
         log.error('shutdown took too long; exiting');
