@@ -1,7 +1,7 @@
 import { pickText, type Locale } from '../../../i18n';
 import type { AppContext } from '../../context';
 import { retireStockPages } from '../../shared/content-version';
-import { AppError, BadRequestError } from '../../shared/errors';
+import { BadRequestError } from '../../shared/errors';
 import { addressSnapshot, assertPostalCodeShippable } from '../addresses/addresses.service';
 import { removeCartLines, userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
