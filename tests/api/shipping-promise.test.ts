@@ -43,10 +43,10 @@ async function shippingFeeFor(address: Record<string, unknown>, quantity: number
 describe('the product page shipping promise', () => {
   it('says the same as the seeded rules, in both languages, with a line for anywhere and one per country', async () => {
     const en = await promiseLines('en');
-    expect(en['*']).toBe('Free shipping on orders from ￥199.00, depending on the country');
-    expect(en.DE).toBe('Free shipping to Germany on orders of ￥899.00 or more, otherwise from ￥88.00');
-    expect(en.US).toBe('Free shipping to United States on orders of ￥999.00 or more, otherwise from ￥98.00');
-    expect(en.CN).toBe('Free shipping to China on orders of ￥199.00 or more, otherwise from ￥12.00');
+    expect(en['*']).toBe('Free shipping on orders from CN¥199.00, depending on the country');
+    expect(en.DE).toBe('Free shipping to Germany on orders of CN¥899.00 or more, otherwise from CN¥88.00');
+    expect(en.US).toBe('Free shipping to United States on orders of CN¥999.00 or more, otherwise from CN¥98.00');
+    expect(en.CN).toBe('Free shipping to China on orders of CN¥199.00 or more, otherwise from CN¥12.00');
     expect(Object.keys(en).sort()).toEqual(['*', 'AU', 'CA', 'CN', 'DE', 'FR', 'GB', 'JP', 'MY', 'SG', 'US']);
     const zh = await promiseLines('zh-cn');
     expect(zh['*']).toBe('满 199.00元 起包邮，具体门槛因国家而异');
@@ -57,13 +57,13 @@ describe('the product page shipping promise', () => {
   it("matches checkout's shipping fee for the same country, below and at the free threshold", async () => {
     const german = await shippingFeeFor(germanAddress, 1);
     expect(german).toMatchObject({ amount_minor: 8_800, amount: '88.00' });
-    expect((await promiseLines('en')).DE).toContain(`otherwise from ￥${german.amount}`);
+    expect((await promiseLines('en')).DE).toContain(`otherwise from CN¥${german.amount}`);
     // 9 × 100.00 = 900.00, over Germany's 899.00.
     expect((await shippingFeeFor(germanAddress, 9)).amount_minor).toBe(0);
 
     const american = await shippingFeeFor(usAddress, 1);
     expect(american).toMatchObject({ amount_minor: 9_800, amount: '98.00' });
-    expect((await promiseLines('en')).US).toContain(`otherwise from ￥${american.amount}`);
+    expect((await promiseLines('en')).US).toContain(`otherwise from CN¥${american.amount}`);
     // 9 × 100.00 = 900.00, under the United States' 999.00: still charged.
     expect((await shippingFeeFor(usAddress, 9)).amount_minor).toBeGreaterThan(0);
   });

@@ -15,8 +15,8 @@ const suite = useBrowserSuite({ env: ACCOUNT_TEST_ENV, viewport: { width: 1280, 
 const TEXT = {
   en: {
     postalCode: 'Enter a 5-digit postal code, e.g. 94103',
-    germany: 'Free shipping to Germany on orders of ￥899.00 or more, otherwise from ￥88.00',
-    fee: '￥88.00',
+    germany: 'Free shipping to Germany on orders of CN¥899.00 or more, otherwise from CN¥88.00',
+    fee: 'CN¥88.00',
   },
   'zh-cn': {
     postalCode: '请输入 5 位数字的邮政编码，例如 94103',

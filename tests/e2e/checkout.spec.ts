@@ -246,7 +246,9 @@ describe('cart', () => {
 
     await page.getByRole('button', { name: '登录' }).click();
     await logInThroughModal(page, buyer.email, buyer.password);
-    await expect.poll(() => page.getByRole('link', { name: `我的账户：${buyer.username}` }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('button', { name: `${buyer.username} 我的账户`, exact: true }).count())
+      .toBe(1);
     // A navigation to checkout would start with the name; give it time to show.
     const wentOn = await page.waitForURL(/\/order\/confirm_order/, { timeout: 3_000 }).then(
       () => true,
