@@ -92,7 +92,9 @@ export const orderDetail = orderSummary.extend({
     .array(
       z.object({
         amount: amountViewSchema,
-        amount_text: z.string().describe("'CN¥12.00' (English) or '￥12.00' (Chinese): the settlement currency, as charged"),
+        amount_text: z
+          .string()
+          .describe("'CN¥12.00' (English) or '￥12.00' (Chinese): the settlement currency, as charged"),
         refunded_at: z.string(),
       }),
     )

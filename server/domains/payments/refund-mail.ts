@@ -28,8 +28,9 @@ export async function sendRefundMail(ctx: AppContext, job: RefundMailJob): Promi
   const { data } = found;
   const params = {
     orderNo: data.orderNo,
-    amount: formatPrice({
-      amountMinor: refund.amountMinor,
+    amount: formatPrice(
+      {
+        amountMinor: refund.amountMinor,
         currency: isCurrency(refund.currency) ? refund.currency : 'CNY',
       },
       'symbol',
