@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
-import { chinaAddress, makeShopper, placeOrderFor, prepareSku, usAddress } from '../support/buyers';
+import { chinaAddress, makeShopper, placeOrderFor, prepareSku, usAddress, type Buyer } from '../support/buyers';
 import { useBrowserSuite } from '../support/browser';
 
 /**
@@ -28,7 +28,10 @@ async function buyerWithOrders() {
   return { buyer, sku, unpaid, paid };
 }
 
-async function signedInPage(token: string, options: Parameters<typeof suite.open>[0] = {}) {
+/** A page signed in as `buyer` through the session cookie the storefront sets at login. */
+async function signedInPage(buyer: Buyer, options: Parameters<typeof suite.open>[0] = {}) {
+  const token = buyer.headers.token;
+  if (!token) throw new Error(`the buyer ${buyer.email} has no session token`);
   const page = await suite.open(options);
   await suite.context.addCookies([{ name: 'access_token', value: token, url: suite.server.url }]);
   return page;
@@ -84,7 +87,7 @@ async function contrastFailures(page: Page): Promise<string[]> {
 describe('account navigation', () => {
   it('opens from the desktop header with the order counts and leads to My Orders and the address book', async () => {
     const { buyer } = await buyerWithOrders();
-    const page = await signedInPage(buyer.headers.token);
+    const page = await signedInPage(buyer);
     await page.goto(`${suite.server.url}/en/`);
 
     // The button names the buyer it shows first (WCAG 2.5.3), then what it is.
@@ -137,11 +140,11 @@ describe('account navigation', () => {
     await page.waitForURL(/\/en\/my\/address$/);
     await page.getByTestId('address-card').first().waitFor();
     expect(await side.locator('[aria-current="page"]').innerText()).toBe('My addresses');
-  });
+  }, 60_000);
 
   it('is in the phone menu, with the counts, and the account pages show it as a row of chips', async () => {
     const { buyer } = await buyerWithOrders();
-    const page = await signedInPage(buyer.headers.token, { viewport: PHONE });
+    const page = await signedInPage(buyer, { viewport: PHONE });
     await page.goto(`${suite.server.url}/zh-cn/product/cate/1`);
     await page.locator('header .account-button--user').waitFor();
     await page.getByRole('button', { name: '打开菜单' }).click();
@@ -185,7 +188,7 @@ describe('the floating widget on a phone', () => {
     expect(
       (await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 2 } })).body.code,
     ).toBe(200);
-    const page = await signedInPage(buyer.headers.token, { viewport: PHONE });
+    const page = await signedInPage(buyer, { viewport: PHONE });
 
     await page.goto(`${suite.server.url}/en/my/address`);
     const deletes = page.getByTestId('address-delete');
@@ -218,7 +221,7 @@ describe('contrast', () => {
     async (mode) => {
       const { buyer, unpaid } = await buyerWithOrders();
       // The sandbox page allows no scripts at all: axe gets in only past its policy.
-      const page = await signedInPage(buyer.headers.token, { colorScheme: mode, bypassCSP: true });
+      const page = await signedInPage(buyer, { colorScheme: mode, bypassCSP: true });
       await suite.context.addCookies([{ name: 'color_mode', value: mode, url: suite.server.url }]);
 
       await page.goto(`${suite.server.url}/en/my/order`);

@@ -83,6 +83,7 @@ describe('accounts journey', () => {
 
     // My account shows the profile; log out goes home
     await page.locator('header .account-button--user').click();
+    await page.getByTestId('account-menu-popover').getByRole('link', { name: 'Profile and security' }).click();
     await page.waitForURL(/\/en\/my\/account$/);
     await page.locator('h1', { hasText: `Hello, ${username}` }).waitFor();
     expect(await page.locator('.account-facts').innerText()).toContain('139****5678');

@@ -5,7 +5,6 @@ import { changePasswordSchema, updateProfileSchema } from '../../../server/domai
 import type { UserView } from '../../../server/domains/customers/accounts.schemas';
 import { accountApi } from '~/lib/account-api';
 import { useLocale, useT } from '~/lib/i18n';
-import { LogOutIcon } from './account-icons';
 import { Avatar } from './account-button';
 import { useAccount } from './account-context';
 import { ConfirmDialog, ImageUpload } from './image-upload';
@@ -231,6 +230,7 @@ function PasswordCard({ hasPassword }: { hasPassword: boolean }) {
   );
 }
 
+/** Logging out here is the navigation's (account-nav.tsx); this card ends every session. */
 function SessionsCard() {
   const t = useT();
   const { logout } = useAccount();
@@ -240,10 +240,6 @@ function SessionsCard() {
     <Card title={t('account.sessions.title')} id={`${id}-title`}>
       <p className="account-card__text">{t('account.sessions.text')}</p>
       <div className="account-form__actions">
-        <button type="button" className="button button--secondary" onClick={() => void logout(false)}>
-          <LogOutIcon size={18} />
-          {t('account.logout')}
-        </button>
         <button type="button" className="button button--danger" onClick={() => setConfirmAll(true)}>
           {t('account.logoutAll')}
         </button>
