@@ -35,13 +35,10 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   return data({ cart: view }, { headers });
 }
 
-export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => {
-  const merged = new Headers(loaderHeaders);
-  for (const cookie of actionHeaders.getSetCookie()) merged.append('set-cookie', cookie);
-  return merged;
-};
+// An action's merge needs no cookie of its own: the loader that runs after it clears it.
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => loaderHeaders;
 
-/** The cart's texts are in the account pack (checkout UI), which the guard layout loads for its pages. */
+/** The cart's texts are in the account pack (checkout UI), as on the login-only pages. */
 export const handle = { messagePacks: ['account'] } as const satisfies MessagePacksHandle;
 
 export const clientLoader = (args: Route.ClientLoaderArgs) => withMessagePacks(args, handle.messagePacks);
@@ -68,18 +65,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     return data({ ok: false, error: parsed.error }, { status: parsed.fields.intent ? 400 : 200 });
   }
   const form = parsed.data;
-  const { cartKey, headers } = await requestCart(request, context);
+  const { cartKey } = await requestCart(request, context);
   const result = await runAction(locale, async () => {
     if (form.intent === 'remove') await cart.removeFromCart(context.ctx, { cartKey, skuId: form.sku_id });
     else await cart.setCartQuantity(context.ctx, { cartKey, skuId: form.sku_id, quantity: form.quantity, locale });
     return cart.cartCount(context.ctx, cartKey);
   });
-  return data(
-    result.ok
-      ? { ok: true, count: result.data, removed: form.intent === 'remove' }
-      : { ok: false, error: result.error },
-    { headers },
-  );
+  return result.ok
+    ? { ok: true, count: result.data, removed: form.intent === 'remove' }
+    : { ok: false, error: result.error };
 }
 
 export const meta: Route.MetaFunction = ({ matches, params }) => [
