@@ -38,7 +38,7 @@ describe('POST /v1/user/login', () => {
     expect(sessionCookie).not.toMatch(/Secure/i);
     expect(sessionCookie).toMatch(/Path=\//);
     expect(cookieValue(cookies, 'csrf_token')).toMatch(/^\w{32}$/);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
     // The cookie alone works on reads; a cookie write needs the CSRF echo.
     const token = cookieValue(cookies, 'access_token')!;
     const csrf = cookieValue(cookies, 'csrf_token')!;

@@ -115,7 +115,7 @@ describe("a visitor's cart page (no JavaScript, no login)", () => {
     const html = await shown.text();
     expect(lineCount(html)).toBe(1);
     expect(html).toContain('Items (2)');
-    expect(html).toContain('￥50.00');
+    expect(html).toContain('CN¥50.00');
     expect(html).toContain('You sign in at checkout, and this cart moves to your account.');
     expect(html).toContain('href="/en/order/confirm_order?from=cart"');
 
