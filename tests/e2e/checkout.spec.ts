@@ -257,7 +257,7 @@ describe('cart', () => {
     expect(wentOn).toBe(false);
     expect(new URL(page.url()).pathname).toBe('/zh-cn/cart');
     expect(await page.getByTestId('cart-line').count()).toBe(1);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe('address dialog', () => {
