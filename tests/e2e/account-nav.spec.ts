@@ -142,7 +142,7 @@ describe('account navigation', () => {
     expect(await side.locator('[aria-current="page"]').innerText()).toBe('My addresses');
   }, 60_000);
 
-  it('is in the phone menu, with the counts, and the account pages show it as a row of chips', async () => {
+  it('is in the phone menu, with the counts, and the account pages show it as chips, all on screen', async () => {
     const { buyer } = await buyerWithOrders();
     const page = await signedInPage(buyer, { viewport: PHONE });
     await page.goto(`${suite.server.url}/zh-cn/product/cate/1`);
@@ -161,6 +161,12 @@ describe('account navigation', () => {
     expect(await chips.locator('[aria-current="page"]').innerText()).toBe('收货地址');
     // On a phone the status links stay on My Orders' own tabs.
     expect(await chips.getByTestId('account-nav-1').isVisible()).toBe(false);
+    // Every chip, Log out included, is on the screen without scrolling sideways.
+    const chipBoxes = await chips
+      .locator('.account-nav__list > li:visible')
+      .evaluateAll((items) => items.map((item) => item.getBoundingClientRect().right));
+    expect(chipBoxes).toHaveLength(4);
+    for (const right of chipBoxes) expect(right).toBeLessThanOrEqual(PHONE.width);
     await chips.getByRole('link', { name: '我的订单' }).click();
     await page.waitForURL(/\/zh-cn\/my\/order$/);
     expect(await page.getByTestId('order-tab-count-1').innerText()).toBe('1');

@@ -1,4 +1,5 @@
 import { translate } from '../../../i18n';
+import type { ShippingTerms } from '../../../server/domains/shipping/shipping.service';
 import { displayCurrencyOf } from '~/lib/currency.server';
 import { displayPrice } from '~/lib/currency';
 import type { StorefrontLoadContext } from '~/lib/context';
@@ -25,27 +26,31 @@ export async function shippingPromise(context: StorefrontLoadContext, request: R
     countries.map((country) => country.id),
   );
   if (!terms.length) return [];
-  const lines = terms.map(({ countryCode, fromMinor, freeOverMinor }) => {
-    const country = countries.find((item) => item.id === countryCode)?.name ?? countryCode;
-    const text =
-      freeOverMinor === 0
-        ? translate(locale, 'shipping.promise.freeTo', { country })
-        : freeOverMinor === null
-          ? translate(locale, 'shipping.promise.from', { country, fee: money(fromMinor) })
-          : translate(locale, 'shipping.promise.freeOver', {
-              country,
-              amount: money(freeOverMinor),
-              fee: money(fromMinor),
-            });
-    return { country: countryCode, text };
+  const lines = terms.map((term) => {
+    const country = countries.find((item) => item.id === term.countryCode)?.name ?? term.countryCode;
+    return { country: term.countryCode, text: countryLine(term, country) };
   });
-  const thresholds = terms.flatMap(({ freeOverMinor }) => (freeOverMinor === null ? [] : [freeOverMinor]));
-  const general = terms.every(({ freeOverMinor }) => freeOverMinor === 0)
-    ? translate(locale, 'shipping.promise.freeEverywhere')
-    : thresholds.length
-      ? translate(locale, 'shipping.promise.freeOverAnywhere', { amount: money(Math.min(...thresholds)) })
-      : translate(locale, 'shipping.promise.fromAnywhere', {
-          fee: money(Math.min(...terms.map(({ fromMinor }) => fromMinor))),
-        });
-  return [...lines, { country: '*', text: general }];
+  return [...lines, { country: '*', text: generalLine(terms) }];
+
+  function countryLine({ fromMinor, freeOverMinor }: ShippingTerms, country: string): string {
+    if (freeOverMinor === 0) return translate(locale, 'shipping.promise.freeTo', { country });
+    if (freeOverMinor === null) return translate(locale, 'shipping.promise.from', { country, fee: money(fromMinor) });
+    return translate(locale, 'shipping.promise.freeOver', {
+      country,
+      amount: money(freeOverMinor),
+      fee: money(fromMinor),
+    });
+  }
+
+  /** True for every country: free everywhere, free from the lowest threshold, or the cheapest fee. */
+  function generalLine(all: readonly ShippingTerms[]): string {
+    if (all.every(({ freeOverMinor }) => freeOverMinor === 0))
+      return translate(locale, 'shipping.promise.freeEverywhere');
+    const thresholds = all.flatMap(({ freeOverMinor }) => (freeOverMinor === null ? [] : [freeOverMinor]));
+    if (thresholds.length)
+      return translate(locale, 'shipping.promise.freeOverAnywhere', { amount: money(Math.min(...thresholds)) });
+    return translate(locale, 'shipping.promise.fromAnywhere', {
+      fee: money(Math.min(...all.map(({ fromMinor }) => fromMinor))),
+    });
+  }
 }

@@ -37,11 +37,12 @@ export const visitorRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.ctx.user;
       // A stale session cookie (and with it the signed-in hint) goes, so the page stops waiting for a name.
       if (!user && presentedCredentials(request)?.via === 'cookie') clearSessionCookie(reply);
-      if (user) await rememberShipTo(request, reply, user.id);
-      return ok({
-        user: user ? { username: user.username, avatar: user.avatar } : null,
-        cart_count: await cartCount(request.ctx, await cartOwner(request, reply, false)),
-      });
+      // Every page of a signed-in buyer asks this: the two reads go out together.
+      const [cart_count] = await Promise.all([
+        cartOwner(request, reply, false).then((cartKey) => cartCount(request.ctx, cartKey)),
+        user ? rememberShipTo(request, reply, user.id) : undefined,
+      ]);
+      return ok({ user: user ? { username: user.username, avatar: user.avatar } : null, cart_count });
     },
   );
 };
