@@ -51,6 +51,8 @@ export const products = pgTable(
     /** Shipping weight in grams, used by the shipping-fee rules. */
     weightGrams: integer('weight_grams').notNull().default(500),
     listed: boolean('listed').notNull().default(true),
+    /** Sold as final: no return or exchange without a fault (a refund for damage or a wrong item is still possible). */
+    finalSale: boolean('final_sale').notNull().default(false),
     /** Lower-cased names and descriptions in both languages, for keyword search (trigram-indexed). */
     searchText: text('search_text').generatedAlwaysAs(
       sql`lower(coalesce(name->>'en', '') || ' ' || coalesce(name->>'zh-cn', '') || ' ' || coalesce(description->>'en', '') || ' ' || coalesce(description->>'zh-cn', ''))`,

@@ -10,3 +10,4 @@ export * from './payments';
 export * from './outbox';
 export * from './staff';
 export * from './audit';
+export * from './after-sales';

@@ -77,6 +77,12 @@ export const orders = pgTable(
     deliveredAt: timestamp('delivered_at', { withTimezone: true }),
     receivedAt: timestamp('received_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    /**
+     * The status the order had when its first after-sale case opened (10, 20 or 30): while a
+     * case is open the status is derived from the cases, and it returns here when none is left
+     * (server/domains/after-sales/after-sale-status.ts).
+     */
+    afterSaleBaseStatus: smallint('after_sale_base_status'),
     ...timestamps,
   },
   (table) => [

@@ -5,6 +5,7 @@ import type { Currency } from '../../shared/money';
 import { timestamps } from './columns';
 import { users } from './customers';
 import { orders } from './orders';
+import { afterSales } from './after-sales';
 
 /** The states a payment attempt can be in; what each means and the moves between them: server/domains/payments/payment-lifecycle.ts. */
 export const PAYMENT_STATES = ['pending', 'succeeded', 'failed', 'refund_pending', 'refunded'] as const;
@@ -140,6 +141,8 @@ export const refunds = pgTable(
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
     reason: text('reason').notNull(),
+    /** The after-sale case this refund pays out; null for a refund staff made on the order itself. */
+    afterSaleId: integer('after_sale_id').references(() => afterSales.id, { onDelete: 'restrict' }),
     status: text('status').$type<RefundState>().notNull(),
     idempotencyKey: text('idempotency_key').notNull().unique(),
     /** staff_members.id of who asked, and of who approved or rejected it. */
@@ -156,6 +159,7 @@ export const refunds = pgTable(
     index('refunds_order_idx').on(table.orderId),
     index('refunds_payment_idx').on(table.paymentId),
     index('refunds_status_idx').on(table.status, table.createdAt),
+    index('refunds_after_sale_idx').on(table.afterSaleId),
     check('refunds_amount_positive', sql`${table.amountMinor} > 0`),
   ],
 );
