@@ -7,6 +7,7 @@ import { deleteAllAddresses, listAddresses } from '../addresses/addresses.servic
 import { recordAudit } from '../audit/audit.service';
 import { cartLines, deleteCart, userCartKey } from '../cart/cart.service';
 import { erasePersonalDataOfOrders, openOrdersOf, ordersForExport } from '../orders/customer-orders.service';
+import { deletePrivateUploadFiles, forgetPrivateUploadsOf } from '../uploads/private-uploads.service';
 import { deleteUploadedFile, UPLOADS_URL_PREFIX } from '../uploads/uploads.service';
 import type { CustomerExport, EraseCustomerResult } from './admin-customers.schemas';
 import {
@@ -103,8 +104,8 @@ async function erasedUsernameColumns(ctx: TransactionContext, id: number) {
  * (kept, because their orders point at it), addresses, linked sign-ins, sessions and cart
  * are deleted, and their orders' address snapshots lose name, phone, street and postal code
  * while amounts, lines and countries stay for the books. Refused while an order is under
- * way (staff cancel it or wait for it to finish). The avatar file goes after the commit.
- * Erasing an erased customer changes nothing.
+ * way (staff cancel it or wait for it to finish). The avatar and the buyer's private uploads
+ * (after-sale evidence photos) go after the commit. Erasing an erased customer changes nothing.
  */
 export async function eraseCustomer(
   ctx: ActingContext,
@@ -113,7 +114,8 @@ export async function eraseCustomer(
   const outcome = await ctx.db.transaction(async (tx) => {
     const t = { ...ctx, db: tx };
     const user = await lockCustomer(t, input.id);
-    if (user.erasedAt) return { user, erasedAt: user.erasedAt, erasedNow: false, ordersKept: 0 };
+    if (user.erasedAt)
+      return { user, erasedAt: user.erasedAt, erasedNow: false, ordersKept: 0, privateFiles: [] as string[] };
     if (user.email !== input.confirmEmail) throw new BadRequestError('admin.customers.confirmMismatch');
     const open = await openOrdersOf(t, user.id);
     if (open.length > 0) throw new CustomerStateError('admin.customers.openOrders', { orders: open.join(', ') });
@@ -138,6 +140,7 @@ export async function eraseCustomer(
     const ended = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
     await deleteCart(tx, userCartKey(user.id));
     const ordersKept = await erasePersonalDataOfOrders(t, user.id);
+    const privateFiles = await forgetPrivateUploadsOf(t, user.id);
 
     await recordAudit(t, {
       action: 'customer.erased',
@@ -156,10 +159,10 @@ export async function eraseCustomer(
       },
       redact: PERSONAL_FIELDS,
     });
-    return { user, erasedAt: now, erasedNow: true, ordersKept };
+    return { user, erasedAt: now, erasedNow: true, ordersKept, privateFiles };
   });
 
-  // Files cannot roll back with a transaction, so the avatar goes once the erasure committed.
+  // Files cannot roll back with a transaction, so they go once the erasure committed.
   let filesRemoved = 0;
   if (outcome.erasedNow) {
     for (const upload of uploadsOf(outcome.user)) {
@@ -172,6 +175,15 @@ export async function eraseCustomer(
           'erased customer: avatar file not deleted',
         );
       }
+    }
+    try {
+      filesRemoved += await deletePrivateUploadFiles(ctx, outcome.privateFiles);
+    } catch (error) {
+      // As above: their rows are gone, so nothing serves these files any more.
+      ctx.log.warn(
+        { err: { message: (error as Error).message, code: (error as NodeJS.ErrnoException).code } },
+        'erased customer: private upload files not deleted',
+      );
     }
   }
   return {

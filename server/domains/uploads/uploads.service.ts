@@ -19,18 +19,14 @@ export function uploadsRoot(ctx: AppContext): string {
 }
 
 /**
- * Stores an uploaded image: decoded and re-encoded as webp by sharp (which drops EXIF, GPS
- * and any other metadata, and any payload hidden after the image), under an unguessable
- * name in DATA_DIR/uploads. Anything sharp cannot read as an image is refused.
+ * An uploaded image decoded and re-encoded as webp by sharp, which drops EXIF, GPS and any
+ * other metadata, and any payload hidden after the image. Anything sharp cannot read as an
+ * image is refused.
  */
-export async function storeUploadedImage(
-  ctx: AppContext,
-  input: { bytes: Buffer; mimetype: string },
-): Promise<{ url: string; storedBytes: number }> {
+export async function reencodeUploadedImage(input: { bytes: Buffer; mimetype: string }): Promise<Buffer> {
   if (!input.mimetype.startsWith('image/')) throw new BadRequestError('accounts.upload.notImage');
-  let webp: Buffer;
   try {
-    webp = await sharp(input.bytes, { limitInputPixels: 50_000_000, animated: false })
+    return await sharp(input.bytes, { limitInputPixels: 50_000_000, animated: false })
       .rotate()
       .resize({ width: UPLOAD_MAX_SIDE, height: UPLOAD_MAX_SIDE, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 82 })
@@ -38,8 +34,26 @@ export async function storeUploadedImage(
   } catch {
     throw new BadRequestError('accounts.upload.notImage');
   }
-  const month = new Date().toISOString().slice(0, 7);
-  const name = `${randomBytes(16).toString('base64url')}.webp`;
+}
+
+/** The folder of this month's uploads (`2026-11`), so no folder grows without end. */
+export function uploadMonth(): string {
+  return new Date().toISOString().slice(0, 7);
+}
+
+/** 16 random bytes as base64url (22 characters): a stored file's name cannot be guessed. */
+export function unguessableUploadName(): string {
+  return randomBytes(16).toString('base64url');
+}
+
+/** Stores an uploaded image, re-encoded, under an unguessable name in DATA_DIR/uploads: anyone may fetch it. */
+export async function storeUploadedImage(
+  ctx: AppContext,
+  input: { bytes: Buffer; mimetype: string },
+): Promise<{ url: string; storedBytes: number }> {
+  const webp = await reencodeUploadedImage(input);
+  const month = uploadMonth();
+  const name = `${unguessableUploadName()}.webp`;
   const folder = path.join(uploadsRoot(ctx), month);
   await fs.mkdir(folder, { recursive: true });
   await fs.writeFile(path.join(folder, name), webp);

@@ -1,12 +1,19 @@
+import fs from 'node:fs';
 import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { translate } from '../../../i18n';
 import { countAttempt } from '../../shared/rate-limits';
+import type { Permission } from '../../domains/staff/permissions';
+import { lookupStaffSession } from '../../domains/staff/staff-sessions.service';
 import { assertUploadAllowance, countStoredUpload } from '../../domains/uploads/upload-quota';
-import { uploadAnswer } from '../../domains/uploads/uploads.schemas';
+import { privateUploadForViewer, storePrivateImage } from '../../domains/uploads/private-uploads.service';
+import { privateUploadParams, uploadAnswer, uploadQuery } from '../../domains/uploads/uploads.schemas';
 import { formatSize, storeUploadedImage } from '../../domains/uploads/uploads.service';
-import { AppError, BadRequestError } from '../../shared/errors';
-import { requireUser } from '../auth';
+import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
+import { staffSessionCookieName } from '../admin-api';
+import { optionalUser, requireUser } from '../auth';
 import { failures } from '../envelope';
 
 class UploadTooLargeError extends AppError {
@@ -15,11 +22,38 @@ class UploadTooLargeError extends AppError {
   }
 }
 
+/** Staff who may read orders may see the evidence photos of every after-sale request. */
+const EVIDENCE_READER_PERMISSION: Permission = 'orders:read';
+
+/**
+ * The browser may keep an evidence photo for an hour (a page of nine thumbnails is not nine
+ * requests on every visit); `private` keeps every shared cache out.
+ */
+const PRIVATE_IMAGE_CACHE_CONTROL = 'private, max-age=3600';
+
+/**
+ * Whether a staff member who may read orders is signed in on this browser. The console's
+ * cookie is read here, outside `/v1/admin`, only to show staff a buyer's evidence photo: it is
+ * SameSite=Strict, so a cross-site page cannot make a browser send it, and this route only reads.
+ */
+async function staffMayReadOrders(request: FastifyRequest): Promise<boolean> {
+  const token = request.cookies[staffSessionCookieName(request)];
+  if (!token) return false;
+  const lookup = await lookupStaffSession(request.ctx, token);
+  return (
+    lookup.status === 'active' &&
+    !lookup.staff.mustEnrolSecondFactor &&
+    lookup.staff.permissions.has(EVIDENCE_READER_PERMISSION)
+  );
+}
+
 /**
  * `POST /v1/upload` (SPEC sections 2, 3, 5): one image in a multipart field (default name
  * `image`), login required, within the buyer's upload allowance (upload-quota.ts). Success
  * answers `{code: 0, msg, data: url}` as the upload widget expects (the one exception to
- * code 200, docs/api.md); failures keep the usual envelope.
+ * code 200, docs/api.md); failures keep the usual envelope. With `?purpose=evidence` the
+ * image is private (an after-sale request's photo) and its URL is
+ * `GET /v1/upload/private/<id>`, served only to its owner and to staff who may read orders.
  */
 export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { files: 1, fields: 10, fieldSize: 1024, parts: 12 } });
@@ -31,6 +65,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['upload'],
         summary: 'Upload an image (multipart field `image`); answers code 0 and the image URL',
         consumes: ['multipart/form-data'],
+        querystring: uploadQuery,
         response: { 200: uploadAnswer, ...failures('write', 'login', 'tooMany') },
       },
     },
@@ -58,9 +93,41 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
           throw new UploadTooLargeError(formatSize(env.UPLOAD_MAX_BYTES));
         throw error;
       }
-      const { url, storedBytes } = await storeUploadedImage(request.ctx, { bytes, mimetype: file.mimetype });
+      const image = { bytes, mimetype: file.mimetype };
+      const { url, storedBytes } =
+        request.query.purpose === 'evidence'
+          ? await storePrivateImage(request.ctx, userId, image)
+          : await storeUploadedImage(request.ctx, image);
       await countStoredUpload(request.ctx, userId, storedBytes);
       return { code: 0 as const, msg: translate(request.ctx.locale, 'accounts.upload.ok'), data: url };
+    },
+  );
+
+  app.get(
+    '/upload/private/:id',
+    {
+      preHandler: optionalUser,
+      schema: {
+        tags: ['upload'],
+        summary: 'A private upload (image/webp), for its owner and staff who may read orders; 404 for anyone else',
+        params: privateUploadParams,
+        response: { 200: z.unknown().describe('the image, image/webp'), ...failures('notFound') },
+      },
+      // Set after the hook that gives every personal answer `private, no-store` (request-context.ts).
+      onSend: async (_request, reply, payload) => {
+        if (reply.statusCode === 200) reply.header('cache-control', PRIVATE_IMAGE_CACHE_CONTROL);
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      const upload = await privateUploadForViewer(request.ctx, request.params.id, {
+        userId: request.ctx.user?.id ?? null,
+        staffMayReadOrders: await staffMayReadOrders(request),
+      });
+      if (!upload) throw new NotFoundError();
+      reply.type('image/webp');
+      reply.header('content-length', upload.bytes);
+      return reply.send(fs.createReadStream(upload.file));
     },
   );
 };
