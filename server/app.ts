@@ -19,6 +19,7 @@ import { adminSessionRoutes } from './http/routes/admin-session.routes';
 import { adminStaffRoutes } from './http/routes/admin-staff.routes';
 import { adminOrderRoutes } from './http/routes/admin-orders.routes';
 import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
+import { adminAfterSaleRoutes } from './http/routes/admin-after-sales.routes';
 import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { areaRoutes } from './http/routes/area.routes';
@@ -32,6 +33,7 @@ import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
 import { sandboxGatewayRoutes } from './http/routes/sandbox-gateway.routes';
 import { orderRoutes } from './http/routes/order.routes';
+import { afterSaleRoutes } from './http/routes/after-sale.routes';
 import { imageRoutes } from './http/routes/images.routes';
 import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
@@ -143,6 +145,7 @@ export async function buildApp({
       await api.register(cartRoutes);
       await api.register(visitorRoutes);
       await api.register(orderRoutes);
+      await api.register(afterSaleRoutes);
       await api.register(uploadRoutes);
       // The console's API (docs/console.md): every route behind the staff gate, each naming its permission.
       await api.register(
@@ -152,6 +155,7 @@ export async function buildApp({
           await admin.register(adminStaffRoutes);
           await admin.register(adminOrderRoutes);
           await admin.register(adminRefundRoutes);
+          await admin.register(adminAfterSaleRoutes);
           await admin.register(adminCustomerRoutes);
           await admin.register(adminAuditRoutes);
         },

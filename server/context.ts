@@ -81,6 +81,9 @@ export interface StaffPrincipal {
   sessionId: number;
 }
 
+/** A staff member's audited change, with what their roles allow (refund limits). */
+export type StaffActing = ActingContext & { staff: StaffPrincipal };
+
 /** One request's view: who is asking, in which language, through which client. */
 export interface RequestContext extends AppContext {
   locale: Locale;

@@ -6,11 +6,13 @@ import type { OrderRow } from '../domains/orders/order-state';
 import { cancelUnpaid, confirmReceiptLocked } from '../domains/orders/orders.service';
 import type { AppContext, Transaction, TransactionContext } from '../context';
 import { retireStockPages } from '../shared/content-version';
+import { runAfterSaleSweep, type AfterSaleSweepResult } from '../domains/after-sales/after-sale-jobs';
 
 export interface SweepResult {
   cancelled: number[];
   confirmed: number[];
   guestCartLinesDeleted: number;
+  afterSales: AfterSaleSweepResult;
 }
 
 const BATCH = 100;
@@ -66,8 +68,9 @@ function claimUnconfirmed(tx: Transaction, shippedBefore: Date) {
 /**
  * One pass of the order jobs, at `now` (tests pass a future time instead of waiting):
  * cancels orders unpaid past their deadline (stock and coupon use given back exactly
- * once), confirms receipt of orders shipped ORDER_AUTO_CONFIRM_DAYS ago, and drops
- * guest carts nobody touched for a month.
+ * once), confirms receipt of orders shipped ORDER_AUTO_CONFIRM_DAYS ago, drops guest carts
+ * nobody touched for a month, and moves after-sale cases and orders whose time ran out
+ * (after-sale-jobs.ts).
  */
 export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {}): Promise<SweepResult> {
   const now = options.now ?? new Date();
@@ -88,10 +91,21 @@ export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {
     (txCtx, order) => confirmReceiptLocked(txCtx, order, 'system', now),
   );
   const guestCartLinesDeleted = await deleteStaleGuestCarts(ctx, now);
+  const afterSales = await runAfterSaleSweep(ctx, now);
   if (cancelled.length > 0) await retireStockPages(ctx, released);
-  if (cancelled.length + confirmed.length > 0)
-    ctx.log.info({ cancelled: cancelled.length, confirmed: confirmed.length }, 'order sweep');
-  return { cancelled, confirmed, guestCartLinesDeleted };
+  const afterSaleMoves = afterSales.closed.length + afterSales.confirmed.length + afterSales.finished.length;
+  if (cancelled.length + confirmed.length + afterSaleMoves > 0)
+    ctx.log.info(
+      {
+        cancelled: cancelled.length,
+        confirmed: confirmed.length,
+        afterSalesClosed: afterSales.closed.length,
+        exchangesConfirmed: afterSales.confirmed.length,
+        afterSalesFinished: afterSales.finished.length,
+      },
+      'order sweep',
+    );
+  return { cancelled, confirmed, guestCartLinesDeleted, afterSales };
 }
 
 export interface OrderJobs {

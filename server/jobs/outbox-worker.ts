@@ -2,7 +2,15 @@ import type { AppContext } from '../context';
 import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
 import { orderMailJob } from '../domains/orders/orders.schemas';
 import { REFUND_MAIL_TOPIC, refundMailJob, sendRefundMail } from '../domains/payments/refund-mail';
-import { executeRefund, REFUND_TOPIC, refundEffectJob } from '../domains/payments/refunds.service';
+import {
+  executeRefund,
+  REFUND_SETTLED_TOPIC,
+  REFUND_TOPIC,
+  refundEffectJob,
+  refundSettledJob,
+} from '../domains/payments/refunds.service';
+import { AFTER_SALE_MAIL_TOPIC, afterSaleMailJob, sendAfterSaleMail } from '../domains/after-sales/after-sale-mail';
+import { settleCaseRefund } from '../domains/after-sales/after-sale-jobs';
 import type { z } from 'zod';
 import {
   sendInvitationMail,
@@ -33,6 +41,8 @@ const HANDLERS: Record<string, EffectHandler<unknown>> = {
   [STAFF_INVITATION_MAIL_TOPIC]: handler({ payload: staffInvitationMailJob, run: sendInvitationMail }),
   [REFUND_TOPIC]: handler({ payload: refundEffectJob, run: executeRefund }),
   [REFUND_MAIL_TOPIC]: handler({ payload: refundMailJob, run: sendRefundMail }),
+  [REFUND_SETTLED_TOPIC]: handler({ payload: refundSettledJob, run: settleCaseRefund }),
+  [AFTER_SALE_MAIL_TOPIC]: handler({ payload: afterSaleMailJob, run: sendAfterSaleMail }),
 };
 
 /** How often an idle worker looks for due effects; a full batch is followed by the next at once. */

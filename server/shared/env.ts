@@ -86,6 +86,18 @@ const envSchema = z.object({
     .max(7 * 24 * 60)
     .default(30),
   ORDER_AUTO_CONFIRM_DAYS: z.coerce.number().int().min(1).max(365).default(10),
+  /** The shop's return window in days from delivery; a buyer's country may require more (after-sale-policy.ts). */
+  AFTER_SALE_WINDOW_DAYS: z.coerce.number().int().min(0).max(365).default(7),
+  /** An approved return or exchange whose parcel is not sent within this many days is closed. */
+  AFTER_SALE_PARCEL_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** How long the shop gives itself to answer a request, for the console's queue. */
+  AFTER_SALE_ANSWER_HOURS: z.coerce.number().int().min(1).max(720).default(48),
+  /** Refunds below this (settlement minor units) may be approved without the goods coming back. */
+  AFTER_SALE_RETURNLESS_BELOW_MINOR: z.coerce.number().int().min(0).default(10_000),
+  /** Where buyers send returns and exchanges, shown on the case page once approved. */
+  AFTER_SALE_RETURN_ADDRESS: z
+    .string()
+    .default('Returns Dept., 3F No. 88 Jiangnan Road, Binjiang District, Hangzhou, Zhejiang 310051, China, +86 571 8888 0000'),
   /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
   ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });

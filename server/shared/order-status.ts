@@ -43,3 +43,12 @@ export function isOrderStatus(value: number): value is OrderStatus {
 export function isPayStatus(value: number): value is PayStatus {
   return (PAY_STATUSES as number[]).includes(value);
 }
+
+/** SPEC section 4's after-sale types. */
+export const AFTER_SALE_TYPE = { refundOnly: 10, refundAndReturn: 20, exchange: 30 } as const;
+export type AfterSaleType = (typeof AFTER_SALE_TYPE)[keyof typeof AFTER_SALE_TYPE];
+export const AFTER_SALE_TYPES = Object.values(AFTER_SALE_TYPE) as AfterSaleType[];
+
+/** SPEC section 4's after-sale status, derived from a case's state (server/domains/after-sales/after-sale-status.ts). */
+export const AFTER_SALE_STATUS = { pending: 1, cancelled: 2, inProgress: 3, completed: 4 } as const;
+export type AfterSaleStatus = (typeof AFTER_SALE_STATUS)[keyof typeof AFTER_SALE_STATUS];

@@ -23,6 +23,8 @@ export const DEFAULT_RATE_LIMITS = {
   'upload.quota.images': { max: 50, windowSeconds: 86_400 },
   'upload.quota.bytes': { max: 50 * 1024 * 1024, windowSeconds: 86_400 },
   'upload.user': { max: 30, windowSeconds: 600 },
+  /** After-sale requests and appeals a buyer may send; a real buyer sends a handful in a month. */
+  'afterSale.user': { max: 20, windowSeconds: 3600 },
   /** Failed sign-ins of one client on one account before that client is locked out of it (login-throttle.ts). */
   'login.failures.client': { max: 5, windowSeconds: 3600 },
   /** Failed sign-ins of one account from all clients before clients it does not know are slowed. */

@@ -9,6 +9,8 @@ export const PERMISSION_LABELS: Record<Permission, MessageKey> = {
   'orders:note': 'console.permission.ordersNote',
   'orders:export': 'console.permission.ordersExport',
   'payments:refund': 'console.permission.paymentsRefund',
+  'aftersales:read': 'console.permission.afterSalesRead',
+  'aftersales:manage': 'console.permission.afterSalesManage',
   'customers:read': 'console.permission.customersRead',
   'customers:write': 'console.permission.customersWrite',
   'customers:export': 'console.permission.customersExport',
@@ -22,6 +24,7 @@ export const PERMISSION_LABELS: Record<Permission, MessageKey> = {
 export const AREA_LABELS: Record<string, MessageKey> = {
   orders: 'console.area.orders',
   payments: 'console.area.payments',
+  aftersales: 'console.area.afterSales',
   customers: 'console.area.customers',
   catalog: 'console.area.catalog',
   settings: 'console.area.settings',

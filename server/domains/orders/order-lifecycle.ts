@@ -6,19 +6,7 @@ import { ORDER_STATUS, PAY_STATUS, type OrderStatus, type PayStatus } from '../.
  * it. Anything not listed is refused by `moveOrder` (order-state.ts).
  */
 export type OrderAction =
-  | 'pay'
-  | 'cancel'
-  | 'ship'
-  | 'confirmReceipt'
-  | 'complete'
-  | 'requestRefund'
-  | 'approveRefund'
-  | 'rejectRefund'
-  | 'requestExchange'
-  | 'approveExchange'
-  | 'rejectExchange'
-  | 'closeAfterSale'
-  | 'refundInFull';
+  'pay' | 'cancel' | 'ship' | 'confirmReceipt' | 'complete' | 'afterSale' | 'closeAfterSale' | 'refundInFull';
 
 /**
  * Who moves an order: the buyer, the shop's own jobs (the order sweep), an operator
@@ -40,6 +28,35 @@ export interface OrderTransition {
 
 const PAY = PAY_STATUS;
 
+/** The statuses an order has while after-sales decide it (the cases' derived status). */
+const IN_AFTER_SALE = [
+  S.refundInProgress,
+  S.refunded,
+  S.refundRejected,
+  S.exchange,
+  S.exchangeApproved,
+  S.exchangeRejected,
+] as const;
+
+/**
+ * After-sale moves (ADR 0130): while an order has after-sale cases its status is derived from
+ * them (server/domains/after-sales/after-sale-status.ts), whoever moved the case. These rows
+ * say which derived moves can happen at all: into after-sales from a paid status, between the
+ * after-sale statuses, and back to where the order was when every open case was withdrawn.
+ */
+function afterSaleMoves(from: readonly OrderStatus[], to: readonly OrderStatus[]): OrderTransition[] {
+  return from.flatMap((f) =>
+    to
+      .filter((t) => t !== f)
+      .map((t): OrderTransition => ({
+        from: f,
+        to: t,
+        action: 'afterSale',
+        by: ['buyer', 'operator', 'system', 'payment'],
+      })),
+  );
+}
+
 const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   {
     from: S.pendingPayment,
@@ -58,21 +75,19 @@ const ORDER_TRANSITIONS: readonly OrderTransition[] = [
   { from: S.pendingShipment, to: S.pendingReceipt, action: 'ship', by: ['operator'] },
   // A staff refund of everything paid for an order not yet shipped: nothing is left to send (ADR 0101).
   { from: S.pendingShipment, to: S.refunded, action: 'refundInFull', by: ['payment'] },
-  { from: S.pendingShipment, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
   { from: S.pendingReceipt, to: S.received, action: 'confirmReceipt', by: ['buyer', 'system'] },
-  { from: S.pendingReceipt, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
-  { from: S.pendingReceipt, to: S.exchange, action: 'requestExchange', by: ['buyer'] },
   { from: S.received, to: S.completed, action: 'complete', by: ['system', 'operator'] },
-  { from: S.received, to: S.refundInProgress, action: 'requestRefund', by: ['buyer'] },
-  { from: S.received, to: S.exchange, action: 'requestExchange', by: ['buyer'] },
-  { from: S.refundInProgress, to: S.refunded, action: 'approveRefund', by: ['operator'] },
-  { from: S.refundInProgress, to: S.refundRejected, action: 'rejectRefund', by: ['operator'] },
-  { from: S.refunded, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
-  { from: S.refundRejected, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
-  { from: S.exchange, to: S.exchangeApproved, action: 'approveExchange', by: ['operator'] },
-  { from: S.exchange, to: S.exchangeRejected, action: 'rejectExchange', by: ['operator'] },
-  { from: S.exchangeApproved, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
-  { from: S.exchangeRejected, to: S.afterSaleCompleted, action: 'closeAfterSale', by: ['system', 'operator'] },
+  ...afterSaleMoves([S.pendingShipment], [S.refundInProgress]),
+  ...afterSaleMoves([S.pendingReceipt, S.received], [S.refundInProgress, S.exchange]),
+  ...afterSaleMoves(IN_AFTER_SALE, IN_AFTER_SALE),
+  ...afterSaleMoves([S.refundInProgress], [S.pendingShipment, S.pendingReceipt, S.received]),
+  ...afterSaleMoves([S.exchange, S.exchangeApproved], [S.pendingReceipt, S.received]),
+  ...[S.refunded, S.refundRejected, S.exchangeApproved, S.exchangeRejected].map((from): OrderTransition => ({
+    from,
+    to: S.afterSaleCompleted,
+    action: 'closeAfterSale',
+    by: ['system'],
+  })),
 ];
 
 /**

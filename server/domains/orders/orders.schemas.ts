@@ -12,8 +12,6 @@ export const orderListQuery = z.object({
 });
 export type OrderListQuery = z.infer<typeof orderListQuery>;
 
-export const afterSaleListQuery = orderListQuery.omit({ status: true });
-
 export const orderIdParams = z.object({ id: rowIdFromText });
 
 // Answers of the order endpoints (and of the order pages, which call the same functions).

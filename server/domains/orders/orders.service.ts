@@ -155,14 +155,6 @@ export function listOrders(
   });
 }
 
-/** `GET /v1/order/afterSaleList`: orders in refund or exchange, or whose after-sale finished. */
-export function listAfterSaleOrders(
-  ctx: AppContext,
-  input: { userId: number; page: number; page_size: number; locale: Locale },
-): Promise<OrderPage> {
-  return pagedOrders(ctx, { ...input, condition: tabCondition('after_sales') });
-}
-
 /** `GET /v1/order/countByStatus`: the numbers on the My Orders tabs. */
 export async function countOrdersByStatus(ctx: AppContext, userId: number): Promise<OrderCounts> {
   const rows = await ctx.db

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { orders, payments, refunds } from '../../db/schema';
-import type { ActingContext, AppContext, StaffPrincipal, TransactionContext } from '../../context';
+import type { AppContext, StaffActing, Transaction, TransactionContext } from '../../context';
 import { onlyRow } from '../../db/rows';
 import { AppError, ForbiddenError, NotFoundError } from '../../shared/errors';
 import { formatPrice, isCurrency } from '../../shared/money';
@@ -29,7 +29,6 @@ export const refundEffectJob = z.object({ refundId: z.number().int().positive() 
 export const REFUND_MAX_ATTEMPTS = 8;
 
 export type RefundRow = typeof refunds.$inferSelect;
-type StaffActing = ActingContext & { staff: StaffPrincipal };
 
 class RefundConflictError extends AppError {
   constructor(
@@ -95,50 +94,95 @@ export async function requestRefund(
 ): Promise<RefundRow> {
   const repeated = await refundByKey(ctx, input.idempotencyKey);
   if (repeated) return sameOrder(repeated, input.orderId);
-  return ctx.db.transaction(async (tx) => {
-    const t = { ...ctx, db: tx };
-    const [payment] = await tx
-      .select()
-      .from(payments)
-      .where(and(eq(payments.orderId, input.orderId), eq(payments.status, 'succeeded')))
-      .orderBy(asc(payments.id))
-      .limit(1)
-      .for('update');
-    if (!payment) {
-      const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
-      if (!order) throw new NotFoundError('order.notFound');
-      throw new RefundConflictError('refund.notPaid');
-    }
-    // A concurrent request with the same key waited on the lock above; it finds the refund now.
-    const raced = await refundByKey(t, input.idempotencyKey);
-    if (raced) return sameOrder(raced, input.orderId);
-    const left = payment.amountMinor - (await heldOf(t, payment.id));
-    if (input.amountMinor > left) throw new RefundExceedsError(money(Math.max(left, 0), payment.currency));
-    const limit = ctx.staff.refundLimitMinor;
-    const withinLimit = limit === null || input.amountMinor <= limit;
-    const refund = onlyRow(
-      await tx
-        .insert(refunds)
-        .values({
-          orderId: input.orderId,
-          paymentId: payment.id,
-          amountMinor: input.amountMinor,
-          currency: payment.currency,
-          reason: input.reason,
-          status: withinLimit ? 'pending' : 'awaiting_approval',
-          idempotencyKey: input.idempotencyKey,
-          requestedBy: ctx.staff.id,
-        })
-        .returning(),
-    );
-    if (withinLimit) await enqueueRefund(t, refund.id);
-    await recordAudit(t, {
-      action: 'refund.requested',
-      entityType: 'refund',
-      entityId: refund.id,
-      after: { ...refundAudit(refund), reason: refund.reason },
-    });
-    return refund;
+  return ctx.db.transaction((tx) => refundInTransaction({ ...ctx, db: tx }, input));
+}
+
+/**
+ * Makes a refund in the caller's transaction (an after-sale case's refund joins the case's
+ * move): locks the order's captured payment, checks what is left, and owes the gateway call
+ * to the outbox when the amount is within the member's limit. `afterSaleId` ties it to its
+ * case, which hears how it ended through REFUND_SETTLED_TOPIC.
+ */
+export async function refundInTransaction(
+  t: StaffActing & { db: Transaction },
+  input: { orderId: number; amountMinor: number; reason: string; idempotencyKey: string; afterSaleId?: number },
+): Promise<RefundRow> {
+  const tx = t.db;
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, input.orderId), eq(payments.status, 'succeeded')))
+    .orderBy(asc(payments.id))
+    .limit(1)
+    .for('update');
+  if (!payment) {
+    const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.id, input.orderId));
+    if (!order) throw new NotFoundError('order.notFound');
+    throw new RefundConflictError('refund.notPaid');
+  }
+  // A concurrent request with the same key waited on the lock above; it finds the refund now.
+  const raced = await refundByKey(t, input.idempotencyKey);
+  if (raced) return sameOrder(raced, input.orderId);
+  const left = payment.amountMinor - (await heldOf(t, payment.id));
+  if (input.amountMinor > left) throw new RefundExceedsError(money(Math.max(left, 0), payment.currency));
+  const limit = t.staff.refundLimitMinor;
+  const withinLimit = limit === null || input.amountMinor <= limit;
+  const refund = onlyRow(
+    await tx
+      .insert(refunds)
+      .values({
+        orderId: input.orderId,
+        paymentId: payment.id,
+        afterSaleId: input.afterSaleId ?? null,
+        amountMinor: input.amountMinor,
+        currency: payment.currency,
+        reason: input.reason,
+        status: withinLimit ? 'pending' : 'awaiting_approval',
+        idempotencyKey: input.idempotencyKey,
+        requestedBy: t.staff.id,
+      })
+      .returning(),
+  );
+  if (withinLimit) await enqueueRefund(t, refund.id);
+  await recordAudit(t, {
+    action: 'refund.requested',
+    entityType: 'refund',
+    entityId: refund.id,
+    after: {
+      ...refundAudit(refund),
+      reason: refund.reason,
+      ...(input.afterSaleId ? { after_sale_id: input.afterSaleId } : {}),
+    },
+  });
+  return refund;
+}
+
+/** What is left to refund of an order's captured payment, in its minor units; 0 when nothing was captured. */
+export async function refundableOf(ctx: AppContext, orderId: number): Promise<number> {
+  const [payment] = await ctx.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.orderId, orderId), inArray(payments.status, ['succeeded', 'refunded'])))
+    .orderBy(asc(payments.id))
+    .limit(1);
+  if (!payment) return 0;
+  return Math.max(0, payment.amountMinor - (await heldOf(ctx, payment.id)));
+}
+
+/**
+ * A refund made for an after-sale case ended (succeeded, failed or rejected): the case hears
+ * of it through the outbox, in the transaction that ended it. The payments domain does not
+ * know cases; the after-sales domain handles the topic (server/jobs/outbox-worker.ts).
+ */
+export const REFUND_SETTLED_TOPIC = 'refund-settled';
+export const refundSettledJob = z.object({ refundId: z.number().int().positive() });
+
+async function tellCase(ctx: TransactionContext, refund: RefundRow): Promise<void> {
+  if (refund.afterSaleId === null) return;
+  await enqueueEffect(ctx, {
+    topic: REFUND_SETTLED_TOPIC,
+    payload: { refundId: refund.id },
+    dedupeKey: `refund-settled:${refund.id}`,
   });
 }
 
@@ -179,6 +223,7 @@ async function decide(
         .returning(),
     );
     if (to === 'pending') await enqueueRefund(t, refund.id);
+    else await tellCase(t, decided);
     await recordAudit(t, {
       action: decision.action === 'approve' ? 'refund.approved' : 'refund.rejected',
       entityType: 'refund',
@@ -250,6 +295,7 @@ async function giveUp(ctx: AppContext, refund: RefundRow, attempts: number, mess
       .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')))
       .returning();
     if (!failed) return;
+    await tellCase({ ...ctx, db: tx }, failed);
     await recordAudit(
       { ...ctx, db: tx, actor: refundJob },
       {
@@ -305,7 +351,9 @@ async function confirmRefund(ctx: AppContext, refundId: number, refundRef: strin
         released = await releaseOrderHolds(t, order);
       }
     }
-    await enqueueRefundMail(t, refund.id);
+    // A case's refund is announced with the case (after-sale-mail.ts), not on its own.
+    if (refund.afterSaleId === null) await enqueueRefundMail(t, refund.id);
+    else await tellCase(t, { ...refund, status: 'succeeded' });
     await recordAudit(t, {
       action: 'refund.succeeded',
       entityType: 'refund',

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { translate, type MessageKey } from '../../../i18n';
 import {
-  afterSaleListQuery,
   orderCounts,
   orderDetail,
   orderExpress,
@@ -15,7 +14,6 @@ import {
   countOrdersByStatus,
   getOrderDetail,
   getOrderExpress,
-  listAfterSaleOrders,
   listOrders,
 } from '../../domains/orders/orders.service';
 import { requireUser, signedInBuyer } from '../auth';
@@ -64,19 +62,6 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ok(await countOrdersByStatus(request.ctx, signedInBuyer(request).userId)),
-  );
-
-  app.get(
-    '/order/afterSaleList',
-    {
-      schema: {
-        tags: ['order'],
-        summary: 'Orders in refund or exchange (statuses 40-52, 71)',
-        querystring: afterSaleListQuery,
-        response: answers(orderPage, 'invalid', 'login'),
-      },
-    },
-    async (request) => ok(await listAfterSaleOrders(request.ctx, { ...signedInBuyer(request), ...request.query })),
   );
 
   app.get(
