@@ -1,5 +1,6 @@
 import type { RequestContext } from './context';
 import * as addresses from './domains/addresses/addresses.service';
+import * as afterSales from './domains/after-sales/after-sales.service';
 import * as areas from './domains/areas/areas.service';
 import * as cart from './domains/cart/cart.service';
 import * as catalogGroups from './domains/catalog/groups.service';
@@ -22,6 +23,7 @@ import * as siteSettings from './domains/site-settings/site-settings.service';
  */
 export const services = {
   addresses,
+  afterSales,
   areas,
   cart,
   checkout,
