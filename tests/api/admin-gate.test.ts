@@ -30,7 +30,7 @@ describe('the admin gate', () => {
     const answer = await fulfilment.request('/v1/admin/session');
     expect(answer.body.data.staff).toMatchObject({
       email: fulfilment.email,
-      permissions: ['orders:read', 'orders:fulfil', 'orders:note'],
+      permissions: ['orders:read', 'orders:fulfil', 'orders:note', 'aftersales:read', 'aftersales:manage'],
       refund_limit_minor: 0,
       second_factor: { enabled: false, required: false },
     });

@@ -48,9 +48,9 @@ describe('order reads', () => {
     expect(await tab('10')).toEqual([b.id]);
     expect(await tab('20')).toEqual([c.id]);
     expect(await tab('after_sales')).toEqual([d.id]);
-    expect(
-      (await buyer.call('/v1/order/afterSaleList')).body.data.records.map((order: { id: number }) => order.id),
-    ).toEqual([d.id]);
+    // The After-Sales list holds the buyer's cases (tests/api/after-sales-flow.test.ts); this order was
+    // moved to 40 by hand, with none.
+    expect((await buyer.call('/v1/order/afterSaleList')).body.data).toMatchObject({ records: [], total: 0 });
     const paged = await buyer.call('/v1/order/list?page=2&page_size=3');
     expect(paged.body.data).toMatchObject({ total: 4, records: [expect.objectContaining({ id: a.id })] });
     const counts = await buyer.call('/v1/order/countByStatus');
