@@ -16,6 +16,7 @@ import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
 import { adminOrderMessages } from './messages/admin-orders';
 import { adminCustomerMessages } from './messages/admin-customers';
+import { imageUploadMessages } from './messages/image-uploads';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -32,6 +33,7 @@ export const MESSAGE_AREAS = {
   orders: orderMessages,
   payments: paymentMessages,
   checkoutUi: checkoutUiMessages,
+  imageUploads: imageUploadMessages,
   admin: adminMessages,
   adminConsole: adminConsoleMessages,
   adminStaff: adminStaffMessages,

@@ -15,7 +15,17 @@ import type { MessageArea } from './areas';
 export const MESSAGE_PACKS = {
   storefront: ['shell', 'catalog', 'listing', 'productPage'],
   browse: ['browse'],
-  account: ['errors', 'fields', 'accounts', 'accountUi', 'addresses', 'orders', 'payments', 'checkoutUi'],
+  account: [
+    'errors',
+    'fields',
+    'accounts',
+    'accountUi',
+    'addresses',
+    'orders',
+    'payments',
+    'checkoutUi',
+    'imageUploads',
+  ],
   /** The console (app/admin); never loaded by storefront pages. */
   admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers'],
 } as const satisfies Record<string, readonly MessageArea[]>;

@@ -167,7 +167,8 @@ export function ImageUpload({
   );
 }
 
-function PreviewDialog({
+/** A picture at preview size in a modal dialog (the single and the multi-image upload controls). */
+export function PreviewDialog({
   open,
   src,
   label,
