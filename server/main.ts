@@ -7,7 +7,7 @@ import { buildApp, type BuildAppOptions } from './app';
 import { seedDemoData } from './seed';
 import { announceSetupLink } from './domains/staff/setup.service';
 import { closeAppContext, openAppContext, StartupError } from './runtime';
-import { loadEnv, type ConfiguredEnv } from './shared/env';
+import { DEMO_RETURN_ADDRESS, loadEnv, type ConfiguredEnv } from './shared/env';
 import { createLogger, exitOnceLogged } from './shared/logger';
 
 const BUILD_DIR = path.resolve('build');
@@ -95,6 +95,9 @@ async function main(): Promise<void> {
         { publicUrl: env.PUBLIC_URL },
         'PUBLIC_URL is a local address: set it to the address buyers use before taking payments',
       );
+    }
+    if (mode === 'production' && env.AFTER_SALE_RETURN_ADDRESS === DEMO_RETURN_ADDRESS) {
+      log.warn('AFTER_SALE_RETURN_ADDRESS is the demo address: set where buyers send returns before approving any');
     }
 
     let stopping = false;

@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { z } from 'zod';
 
+/** The demo shop's return address: a real shop sets AFTER_SALE_RETURN_ADDRESS (main.ts warns when it has not). */
+export const DEMO_RETURN_ADDRESS =
+  'Returns Dept., 3F No. 88 Jiangnan Road, Binjiang District, Hangzhou, Zhejiang 310051, China, +86 571 8888 0000';
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -95,9 +99,7 @@ const envSchema = z.object({
   /** Refunds below this (settlement minor units) may be approved without the goods coming back. */
   AFTER_SALE_RETURNLESS_BELOW_MINOR: z.coerce.number().int().min(0).default(10_000),
   /** Where buyers send returns and exchanges, shown on the case page once approved. */
-  AFTER_SALE_RETURN_ADDRESS: z
-    .string()
-    .default('Returns Dept., 3F No. 88 Jiangnan Road, Binjiang District, Hangzhou, Zhejiang 310051, China, +86 571 8888 0000'),
+  AFTER_SALE_RETURN_ADDRESS: z.string().min(10).default(DEMO_RETURN_ADDRESS),
   /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
   ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
