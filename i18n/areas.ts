@@ -16,6 +16,7 @@ import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
 import { adminOrderMessages } from './messages/admin-orders';
 import { adminCustomerMessages } from './messages/admin-customers';
+import { afterSaleMessages } from './messages/after-sales';
 import { imageUploadMessages } from './messages/image-uploads';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
@@ -32,6 +33,7 @@ export const MESSAGE_AREAS = {
   addresses: addressMessages,
   orders: orderMessages,
   payments: paymentMessages,
+  afterSales: afterSaleMessages,
   checkoutUi: checkoutUiMessages,
   imageUploads: imageUploadMessages,
   admin: adminMessages,

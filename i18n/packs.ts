@@ -24,6 +24,7 @@ export const MESSAGE_PACKS = {
     'orders',
     'payments',
     'checkoutUi',
+    'afterSales',
     'imageUploads',
   ],
   /** The console (app/admin); never loaded by storefront pages. */

@@ -1,3 +1,4 @@
+import { afterSaleDetail } from '../after-sales/after-sales.schemas';
 import { z } from 'zod';
 import { rowIdFromText } from '../../shared/ids.schemas';
 import { addressView } from '../addresses/addresses.schemas';
@@ -121,6 +122,7 @@ export const customerExport = z.object({
   profile: customerProfile.omit({ status: true }),
   addresses: z.array(addressView),
   orders: z.array(exportedOrder),
+  after_sales: z.array(afterSaleDetail).describe('after-sale cases, newest first, as the buyer sees them'),
   sessions: z.array(customerSessionView.extend({ revoked_at: z.string().nullable() })),
   identities: z.array(customerIdentity),
   cart: z.array(z.object({ sku_id: z.number().int(), quantity: z.number().int() })),

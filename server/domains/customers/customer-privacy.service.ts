@@ -4,6 +4,7 @@ import { sessions, userIdentities, users } from '../../db/schema';
 import type { ActingContext, TransactionContext } from '../../context';
 import { BadRequestError } from '../../shared/errors';
 import { deleteAllAddresses, listAddresses } from '../addresses/addresses.service';
+import { afterSalesForExport, erasePersonalDataOfCases } from '../after-sales/after-sale-privacy';
 import { recordAudit } from '../audit/audit.service';
 import { cartLines, deleteCart, userCartKey } from '../cart/cart.service';
 import { erasePersonalDataOfOrders, openOrdersOf, ordersForExport } from '../orders/customer-orders.service';
@@ -55,6 +56,7 @@ export async function exportCustomerData(
       profile,
       addresses: await listAddresses(t, { userId: user.id, locale: input.locale }),
       orders: await ordersForExport(t, user.id, input.locale),
+      after_sales: await afterSalesForExport(t, user.id, input.locale),
       sessions: sessionRows.map((session) => ({
         id: session.id,
         created_at: session.createdAt.toISOString(),
@@ -140,6 +142,7 @@ export async function eraseCustomer(
     const ended = await tx.delete(sessions).where(eq(sessions.userId, user.id)).returning({ id: sessions.id });
     await deleteCart(tx, userCartKey(user.id));
     const ordersKept = await erasePersonalDataOfOrders(t, user.id);
+    await erasePersonalDataOfCases(t, user.id);
     const privateFiles = await forgetPrivateUploadsOf(t, user.id);
 
     await recordAudit(t, {
