@@ -14,7 +14,11 @@ export interface PreparedLine {
 }
 
 /** A listed SKU at a known price with plenty of stock, and whether its product is sold as final sale. */
-export async function afterSaleSku(server: TestApp, priceMinor: number, options: { finalSale?: boolean } = {}): Promise<PreparedLine> {
+export async function afterSaleSku(
+  server: TestApp,
+  priceMinor: number,
+  options: { finalSale?: boolean } = {},
+): Promise<PreparedLine> {
   const sku = await prepareSku(server, { stock: 100, priceMinor });
   await server.ctx.db
     .update(products)
@@ -48,7 +52,10 @@ export async function orderAt(
   const buyer = await makeShopper(server, input.address);
   const placed = await buyer.call('/v2/order', {
     method: 'POST',
-    body: { items: input.lines.map((line) => ({ sku_id: line.sku.skuId, quantity: line.quantity })), address_id: buyer.addressId },
+    body: {
+      items: input.lines.map((line) => ({ sku_id: line.sku.skuId, quantity: line.quantity })),
+      address_id: buyer.addressId,
+    },
   });
   if (placed.status !== 200) throw new Error(`order refused: ${placed.text}`);
   const order = placed.body.data as { id: number; order_no: string; total: { amount_minor: number } };

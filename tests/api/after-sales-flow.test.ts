@@ -96,7 +96,11 @@ describe('a return and refund', () => {
       body: { message: 'Sorry about that. Please send it back.' },
     });
     expect(approved.status).toBe(200);
-    expect(approved.body.data).toMatchObject({ state: 'awaiting_parcel', status: 3, approved: { amount_minor: 12_000 } });
+    expect(approved.body.data).toMatchObject({
+      state: 'awaiting_parcel',
+      status: 3,
+      approved: { amount_minor: 12_000 },
+    });
     expect(approved.body.data.return_address).toContain('Hangzhou');
 
     const tracked = await order.buyer.call(`/v1/after-sale/${caseId}/tracking`, {
@@ -183,11 +187,16 @@ describe('a refund before shipping', () => {
     expect(created.status).toBe(200);
     expect(await orderStatus(server, order.orderId)).toBe(40);
     const caseId = created.body.data.id as number;
-    expect((await owner.request(`/v1/admin/after-sales/${caseId}/approve`, { method: 'POST', body: {} })).body.data.state).toBe(
-      'approved',
-    );
     expect(
-      (await owner.request(`/v1/admin/after-sales/${caseId}/refund`, { method: 'POST', body: { idempotency_key: key() } })).status,
+      (await owner.request(`/v1/admin/after-sales/${caseId}/approve`, { method: 'POST', body: {} })).body.data.state,
+    ).toBe('approved');
+    expect(
+      (
+        await owner.request(`/v1/admin/after-sales/${caseId}/refund`, {
+          method: 'POST',
+          body: { idempotency_key: key() },
+        })
+      ).status,
     ).toBe(200);
     await settledCase(caseId, 'completed');
     // Two mugs are still to ship: the order goes back to "to ship".
