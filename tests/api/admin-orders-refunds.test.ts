@@ -262,5 +262,10 @@ describe('refunds', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.entityId, String(id)), eq(auditEvents.action, 'refund.failed')));
     expect(failed).toMatchObject({ entityType: 'refund', actorType: 'system', actorLabel: 'refunds' });
+    // The buyer is still owed it: the console home lists it until someone acts.
+    const home = (await owner.request('/v1/admin/dashboard')).body.data;
+    expect(home.refunds_failed.refunds).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, status: 'failed', amount_minor: 4_000 })]),
+    );
   });
 });

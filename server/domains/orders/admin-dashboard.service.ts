@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, gte, lte, sql } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n';
 import { orders, products, productSkus, refunds } from '../../db/schema';
 import type { AppContext } from '../../context';
@@ -13,6 +13,8 @@ export const LOW_STOCK_AT_MOST = 5;
 const EXPIRING_WITHIN_MS = 2 * 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 const SERIES_DAYS = 14;
+/** Failed refunds stay on the home this long after the gateway gave up. */
+const FAILED_WITHIN_DAYS = 30;
 /**
  * Orders are paid within their payment deadline of creation (hours, not days): bounding the
  * sales query by creation time as well lets it read orders_created_idx instead of the table.
@@ -42,49 +44,68 @@ export async function getAdminDashboard(
     lte(orders.paymentDeadline, new Date(now.getTime() + EXPIRING_WITHIN_MS)),
   );
   const awaitingWhere = eq(refunds.status, 'awaiting_approval');
+  // A refund the gateway kept refusing: the buyer is still owed the money until someone acts.
+  const failedWhere = and(
+    eq(refunds.status, 'failed'),
+    gte(refunds.updatedAt, new Date(now.getTime() - FAILED_WITHIN_DAYS * DAY_MS)),
+  );
   const lowWhere = lte(productSkus.stock, LOW_STOCK_AT_MOST);
   const day = (column: typeof orders.paidAt | typeof refunds.succeededAt) =>
     sql<string>`to_char(date_trunc('day', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;
 
-  const [toShipCount, toShip, expiringCount, expiring, awaitingCount, awaiting, lowCount, low, paid, refunded] =
-    await Promise.all([
-      ctx.db.select({ n: count() }).from(orders).where(toShipWhere),
-      ctx.db.select().from(orders).where(toShipWhere).orderBy(asc(orders.paidAt), asc(orders.id)).limit(10),
-      ctx.db.select({ n: count() }).from(orders).where(expiringWhere),
-      ctx.db.select().from(orders).where(expiringWhere).orderBy(asc(orders.paymentDeadline)).limit(10),
-      ctx.db.select({ n: count() }).from(refunds).where(awaitingWhere),
-      ctx.db.select().from(refunds).where(awaitingWhere).orderBy(asc(refunds.createdAt)).limit(10),
-      ctx.db.select({ n: count() }).from(productSkus).where(lowWhere),
-      ctx.db
-        .select({ sku: productSkus, name: products.name })
-        .from(productSkus)
-        .innerJoin(products, eq(products.id, productSkus.productId))
-        .where(lowWhere)
-        .orderBy(asc(productSkus.stock), asc(productSkus.id))
-        .limit(10),
-      ctx.db
-        .select({
-          day: day(orders.paidAt),
-          amount: sql<number>`sum(${orders.totalMinor})`.mapWith(Number),
-          orders: count(),
-        })
-        .from(orders)
-        .where(
-          and(
-            gte(orders.createdAt, new Date(seriesStart.getTime() - PAID_WITHIN_DAYS_OF_CREATION * DAY_MS)),
-            gte(orders.paidAt, seriesStart),
-            eq(orders.currency, currency),
-          ),
-        )
-        .groupBy(day(orders.paidAt)),
-      ctx.db
-        .select({ day: day(refunds.succeededAt), amount: sql<number>`sum(${refunds.amountMinor})`.mapWith(Number) })
-        .from(refunds)
-        .where(
-          and(eq(refunds.status, 'succeeded'), gte(refunds.succeededAt, seriesStart), eq(refunds.currency, currency)),
-        )
-        .groupBy(day(refunds.succeededAt)),
-    ]);
+  const [
+    toShipCount,
+    toShip,
+    expiringCount,
+    expiring,
+    awaitingCount,
+    awaiting,
+    failedCount,
+    failed,
+    lowCount,
+    low,
+    paid,
+    refunded,
+  ] = await Promise.all([
+    ctx.db.select({ n: count() }).from(orders).where(toShipWhere),
+    ctx.db.select().from(orders).where(toShipWhere).orderBy(asc(orders.paidAt), asc(orders.id)).limit(10),
+    ctx.db.select({ n: count() }).from(orders).where(expiringWhere),
+    ctx.db.select().from(orders).where(expiringWhere).orderBy(asc(orders.paymentDeadline)).limit(10),
+    ctx.db.select({ n: count() }).from(refunds).where(awaitingWhere),
+    ctx.db.select().from(refunds).where(awaitingWhere).orderBy(asc(refunds.createdAt)).limit(10),
+    ctx.db.select({ n: count() }).from(refunds).where(failedWhere),
+    ctx.db.select().from(refunds).where(failedWhere).orderBy(desc(refunds.updatedAt)).limit(10),
+    ctx.db.select({ n: count() }).from(productSkus).where(lowWhere),
+    ctx.db
+      .select({ sku: productSkus, name: products.name })
+      .from(productSkus)
+      .innerJoin(products, eq(products.id, productSkus.productId))
+      .where(lowWhere)
+      .orderBy(asc(productSkus.stock), asc(productSkus.id))
+      .limit(10),
+    ctx.db
+      .select({
+        day: day(orders.paidAt),
+        amount: sql<number>`sum(${orders.totalMinor})`.mapWith(Number),
+        orders: count(),
+      })
+      .from(orders)
+      .where(
+        and(
+          gte(orders.createdAt, new Date(seriesStart.getTime() - PAID_WITHIN_DAYS_OF_CREATION * DAY_MS)),
+          gte(orders.paidAt, seriesStart),
+          eq(orders.currency, currency),
+        ),
+      )
+      .groupBy(day(orders.paidAt)),
+    ctx.db
+      .select({ day: day(refunds.succeededAt), amount: sql<number>`sum(${refunds.amountMinor})`.mapWith(Number) })
+      .from(refunds)
+      .where(
+        and(eq(refunds.status, 'succeeded'), gte(refunds.succeededAt, seriesStart), eq(refunds.currency, currency)),
+      )
+      .groupBy(day(refunds.succeededAt)),
+  ]);
 
   const daily = Array.from({ length: SERIES_DAYS }, (_, i) => {
     const key = new Date(seriesStart.getTime() + i * DAY_MS).toISOString().slice(0, 10);
@@ -121,6 +142,7 @@ export async function getAdminDashboard(
       })),
     },
     refunds_awaiting_approval: { count: awaitingCount[0]?.n ?? 0, refunds: await refundViews(ctx, awaiting) },
+    refunds_failed: { count: failedCount[0]?.n ?? 0, refunds: await refundViews(ctx, failed) },
     low_stock: {
       count: lowCount[0]?.n ?? 0,
       skus: low.map(({ sku, name }) => ({

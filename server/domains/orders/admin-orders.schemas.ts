@@ -290,6 +290,9 @@ export const adminDashboard = z.object({
     ),
   }),
   refunds_awaiting_approval: z.object({ count: z.number().int(), refunds: z.array(adminRefundRow) }),
+  refunds_failed: z
+    .object({ count: z.number().int(), refunds: z.array(adminRefundRow) })
+    .describe('refunds the gateway kept refusing in the last 30 days: the buyer is still owed them'),
   low_stock: z.object({
     count: z.number().int(),
     skus: z.array(
