@@ -43,6 +43,8 @@ export default [
       route('two-step', 'admin/routes/two-step.tsx'),
       route('orders', 'admin/routes/orders.tsx'),
       route('orders/:id', 'admin/routes/order-detail.tsx'),
+      route('after-sales', 'admin/routes/after-sales.tsx'),
+      route('after-sales/:id', 'admin/routes/after-sale-detail.tsx'),
       route('customers', 'admin/routes/customers.tsx'),
       route('customers/:id', 'admin/routes/customer-detail.tsx'),
       route('staff', 'admin/routes/staff.tsx'),

@@ -16,6 +16,7 @@ import { adminConsoleMessages } from './messages/admin-console';
 import { adminStaffMessages } from './messages/admin-staff';
 import { adminOrderMessages } from './messages/admin-orders';
 import { adminCustomerMessages } from './messages/admin-customers';
+import { adminAfterSaleMessages } from './messages/admin-after-sales';
 import { afterSaleMessages } from './messages/after-sales';
 import { imageUploadMessages } from './messages/image-uploads';
 
@@ -41,6 +42,7 @@ export const MESSAGE_AREAS = {
   adminStaff: adminStaffMessages,
   adminOrders: adminOrderMessages,
   adminCustomers: adminCustomerMessages,
+  adminAfterSales: adminAfterSaleMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

@@ -28,7 +28,7 @@ export const MESSAGE_PACKS = {
     'imageUploads',
   ],
   /** The console (app/admin); never loaded by storefront pages. */
-  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers'],
+  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers', 'adminAfterSales'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

@@ -18,6 +18,7 @@ interface NavItem {
 const NAV: readonly NavItem[] = [
   { to: '/admin', label: 'console.nav.home', icon: 'home', permission: 'orders:read' },
   { to: '/admin/orders', label: 'console.nav.orders', icon: 'orders', permission: 'orders:read' },
+  { to: '/admin/after-sales', label: 'console.nav.afterSales', icon: 'upload', permission: 'aftersales:read' },
   { to: '/admin/customers', label: 'console.nav.customers', icon: 'customers', permission: 'customers:read' },
   { to: '/admin/staff', label: 'console.nav.staff', icon: 'staff', permission: 'staff:manage' },
   { to: '/admin/roles', label: 'console.nav.roles', icon: 'roles', permission: 'staff:manage' },

@@ -4,14 +4,20 @@ import { AdminApiError, adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { countText, formatDateTime, formatDay, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill } from '../components/ui';
+import { AfterSaleTile, AfterSaleUrgentList, waitingAfterSales } from '../components/after-sale-home';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
+  const afterSales = waitingAfterSales(request.signal);
   try {
-    return { dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }) };
+    return {
+      dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }),
+      afterSales: await afterSales,
+    };
   } catch (error) {
-    if (error instanceof AdminApiError && error.status === 403) return { dashboard: null };
+    if (error instanceof AdminApiError && error.status === 403)
+      return { dashboard: null, afterSales: await afterSales };
     throw error;
   }
 }
@@ -27,15 +33,18 @@ export function HydrateFallback() {
 }
 
 export default function HomePage() {
-  const { dashboard } = usePageData<typeof clientLoader>();
+  const { dashboard, afterSales } = usePageData<typeof clientLoader>();
   const { staff, locale } = useConsole();
   const t = useConsoleT();
   const greeting = t('console.home.greeting', { name: staff?.name ?? '' });
   if (!dashboard) {
     return (
-      <PageHeader title={greeting}>
-        <p className="muted">{t('console.home.noOrders')}</p>
-      </PageHeader>
+      <>
+        <PageHeader title={greeting}>
+          <p className="muted">{t('console.home.noOrders')}</p>
+        </PageHeader>
+        {afterSales ? <AfterSaleUrgentList waiting={afterSales} /> : null}
+      </>
     );
   }
   const money = (minor: number, currency = dashboard.currency) => formatMoney(minor, currency, locale);
@@ -75,6 +84,7 @@ export default function HomePage() {
           note={t('console.home.lowStockNote')}
           tone={dashboard.low_stock.count ? 'warning' : 'neutral'}
         />
+        {afterSales ? <AfterSaleTile waiting={afterSales} /> : null}
       </div>
 
       <div className="detail-grid">
@@ -145,6 +155,7 @@ export default function HomePage() {
           </section>
         </div>
         <div className="detail-grid__side">
+          {afterSales ? <AfterSaleUrgentList waiting={afterSales} /> : null}
           <section className="card" aria-labelledby="refunds-title">
             <h2 className="card__title" id="refunds-title">
               {t('console.home.awaitingApproval')}

@@ -23,6 +23,7 @@ import {
   refundTone,
 } from '../lib/order-labels';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
+import { AfterSaleOrderCard, orderAfterSales } from '../components/after-sale-order-card';
 
 interface Carrier {
   code: string;
@@ -31,11 +32,12 @@ interface Carrier {
 
 export async function clientLoader({ params, request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
-  const [order, carriers] = await Promise.all([
+  const [order, carriers, afterSales] = await Promise.all([
     adminApi<AdminOrderDetail>(`/orders/${params.id}`, { signal: request.signal }),
     adminApi<Carrier[]>('/carriers', { signal: request.signal }),
+    orderAfterSales(params.id, request.signal),
   ]);
-  return { order, carriers };
+  return { order, carriers, afterSales };
 }
 
 export function HydrateFallback() {
@@ -43,7 +45,7 @@ export function HydrateFallback() {
 }
 
 export default function OrderDetailPage() {
-  const { order, carriers } = usePageData<typeof clientLoader>();
+  const { order, carriers, afterSales } = usePageData<typeof clientLoader>();
   const { locale } = useConsole();
   const t = useConsoleT();
   const can = useCan();
@@ -216,6 +218,7 @@ export default function OrderDetailPage() {
 
         <div className="detail-grid__side">
           <Actions order={order} carriers={carriers} onChanged={refresh} />
+          {afterSales ? <AfterSaleOrderCard cases={afterSales} /> : null}
           <Card title={t('console.order.buyer')}>
             <p className="cell-stack">
               <strong>{order.buyer.username}</strong>
