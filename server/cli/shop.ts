@@ -7,6 +7,7 @@ import {
   shipOrder,
 } from '../domains/orders/order-operations.service';
 import { CARRIERS } from '../domains/tracking/carriers';
+import { setFinalSale } from '../domains/catalog/final-sale.service';
 import { CLI_ACTOR } from '../domains/audit/audit.service';
 import { emailField } from '../domains/customers/accounts.schemas';
 import { issueSetupLink } from '../domains/staff/setup.service';
@@ -24,6 +25,7 @@ import { formatAmount, isCurrency } from '../shared/money';
  *   orders:track <id> --event "<text>" [--at <ISO>]     add a tracking event
  *   orders:deliver <id> [--at <ISO>]                    record delivery (status stays 20)
  *   carriers                                            carrier codes
+ *   products:final-sale <id> on|off                     sold final: after-sales only for the shop's fault
  *   staff:create-owner --email <address>                a first-start setup link for that email
  */
 const USAGE = `usage: npm run shop -- <command>
@@ -32,6 +34,7 @@ const USAGE = `usage: npm run shop -- <command>
   orders:track <order id> --event "<text>" [--at <ISO time>]
   orders:deliver <order id> [--at <ISO time>]
   carriers
+  products:final-sale <product id> on|off
   staff:create-owner --email <address>`;
 
 export function formatTable(rows: Array<Record<string, string | number>>): string {
@@ -133,6 +136,18 @@ export async function runShopCommand(ctx: AppContext, argv: string[], out: (line
         ),
       );
       return;
+    case 'products:final-sale': {
+      const setting = positionals[2];
+      if (setting !== 'on' && setting !== 'off') throw new UsageError('say on or off after the product id');
+      const productId = Number(id);
+      if (!Number.isInteger(productId) || productId < 1)
+        throw new UsageError('a product id (a positive whole number) is required');
+      await setFinalSale(acting, { productId, finalSale: setting === 'on' });
+      out(
+        `product ${productId} is ${setting === 'on' ? 'sold final: returns only for damaged, wrong or not as described' : 'returnable as usual'}`,
+      );
+      return;
+    }
     case 'staff:create-owner': {
       const email = emailField.safeParse(values.email ?? '');
       if (!email.success) throw new UsageError('--email <address> is required');

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PERMISSIONS } from '../../server/domains/staff/permissions';
 import { runOrderSweep } from '../../server/jobs/order-sweep';
+import { runShopCommand } from '../../server/cli/shop';
 import { germanAddress } from '../support/buyers';
 import { decodedMail, useFakeSmtp } from '../support/mail';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
@@ -289,5 +290,37 @@ describe('a rejection', () => {
     const swept = await runOrderSweep(server.ctx, { now: later });
     expect(swept.afterSales.finished).toContain(order.orderId);
     expect(await orderStatus(server, order.orderId)).toBe(71);
+  });
+});
+
+describe('final sale', () => {
+  it('is set from the operator desk; such an item comes back only when it is the shop’s fault', async () => {
+    const clearance = await afterSaleSku(server, 3_000);
+    const said: string[] = [];
+    await runShopCommand(server.ctx, ['products:final-sale', String(clearance.productId), 'on'], (line) =>
+      said.push(line),
+    );
+    expect(said).toEqual([
+      `product ${clearance.productId} is sold final: returns only for damaged, wrong or not as described`,
+    ]);
+    const order = await orderAt(server, owner, { lines: [{ sku: clearance, quantity: 1 }], stage: 'received' });
+    const ask = (reason: string, photos: string[] = []) =>
+      order.buyer.call('/v1/after-sale', {
+        method: 'POST',
+        body: {
+          order_id: order.orderId,
+          type: 20,
+          reason,
+          photos,
+          lines: [{ order_item_id: order.itemIds[0], quantity: 1 }],
+          idempotency_key: key(),
+        },
+      });
+    const refused = await ask('changed_mind');
+    expect(refused.status).toBe(409);
+    expect(refused.body.msg).toMatch(
+      /was sold as final sale: it can only be taken back if it arrived damaged, wrong or not as described$/,
+    );
+    expect((await ask('damaged', [await evidencePhoto(order.buyer)])).status).toBe(200);
   });
 });
