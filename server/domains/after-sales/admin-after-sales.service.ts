@@ -411,13 +411,15 @@ export async function refundAfterSale(
 ): Promise<AdminAfterSaleDetail> {
   const [repeated] = await ctx.db.select().from(refunds).where(eq(refunds.idempotencyKey, body.idempotency_key));
   if (repeated && repeated.afterSaleId === id) return getAdminAfterSale(ctx, id, ctx.locale);
+  // The key names a refund of another case or a staff refund: it is not this case's refund.
+  if (repeated) throw new AfterSaleOperatorRefusal('afterSale.keyReused');
   return operatorMove(ctx, id, async (t, loaded) => {
     const { row } = loaded;
-    const amount = row.approvedMinor ?? 0;
-    if (amount <= 0) throw new AfterSaleOperatorRefusal('afterSale.nothingToRefund');
     // Checked before the refund is written: a case not in a refundable state makes no refund.
     if (row.state !== 'approved' && row.state !== 'received')
       throw new AfterSaleOperatorRefusal('afterSale.moveRefused');
+    const amount = row.approvedMinor ?? 0;
+    if (amount <= 0) throw new AfterSaleOperatorRefusal('afterSale.nothingToRefund');
     const refund = await refundInTransaction(t, {
       orderId: row.orderId,
       amountMinor: amount,

@@ -93,7 +93,7 @@ export async function requestRefund(
   input: { orderId: number; amountMinor: number; reason: string; idempotencyKey: string },
 ): Promise<RefundRow> {
   const repeated = await refundByKey(ctx, input.idempotencyKey);
-  if (repeated) return sameOrder(repeated, input.orderId);
+  if (repeated) return sameRequest(repeated, input.orderId, null);
   return ctx.db.transaction((tx) => refundInTransaction({ ...ctx, db: tx }, input));
 }
 
@@ -122,7 +122,7 @@ export async function refundInTransaction(
   }
   // A concurrent request with the same key waited on the lock above; it finds the refund now.
   const raced = await refundByKey(t, input.idempotencyKey);
-  if (raced) return sameOrder(raced, input.orderId);
+  if (raced) return sameRequest(raced, input.orderId, input.afterSaleId ?? null);
   const left = payment.amountMinor - (await heldOf(t, payment.id));
   if (input.amountMinor > left) throw new RefundExceedsError(money(Math.max(left, 0), payment.currency));
   const limit = t.staff.refundLimitMinor;
@@ -186,8 +186,10 @@ async function tellCase(ctx: TransactionContext, refund: RefundRow): Promise<voi
   });
 }
 
-function sameOrder(refund: RefundRow, orderId: number): RefundRow {
-  if (refund.orderId !== orderId) throw new RefundConflictError('refund.keyReused');
+/** The refund a repeated key names, when it was made for the same order and the same case (or none). */
+function sameRequest(refund: RefundRow, orderId: number, afterSaleId: number | null): RefundRow {
+  if (refund.orderId !== orderId || refund.afterSaleId !== afterSaleId)
+    throw new RefundConflictError('refund.keyReused');
   return refund;
 }
 
