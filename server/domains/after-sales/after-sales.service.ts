@@ -117,18 +117,35 @@ async function ownOrder(ctx: AppContext, userId: number, orderId: number): Promi
   return order;
 }
 
+/** What each order line already has in cases that count (not withdrawn). */
+interface Taken {
+  /** Units in any case. */
+  all: number;
+  /** Units in refund cases, and what those cases' lines are worth back. */
+  refund: number;
+  refundMinor: number;
+}
+
 /** Units of each order line already in a case that counts (not withdrawn), and of those in refund cases. */
-async function unitsTaken(ctx: AppContext, orderId: number): Promise<Map<number, { all: number; refund: number }>> {
+async function unitsTaken(ctx: AppContext, orderId: number): Promise<Map<number, Taken>> {
   const rows = await ctx.db
-    .select({ itemId: afterSaleLines.orderItemId, quantity: afterSaleLines.quantity, type: afterSales.type })
+    .select({
+      itemId: afterSaleLines.orderItemId,
+      quantity: afterSaleLines.quantity,
+      refundMinor: afterSaleLines.refundMinor,
+      type: afterSales.type,
+    })
     .from(afterSaleLines)
     .innerJoin(afterSales, eq(afterSales.id, afterSaleLines.afterSaleId))
     .where(and(eq(afterSales.orderId, orderId), notInArray(afterSales.state, [...WITHDRAWN_CASE_STATES])));
-  const taken = new Map<number, { all: number; refund: number }>();
+  const taken = new Map<number, Taken>();
   for (const row of rows) {
-    const entry = taken.get(row.itemId) ?? { all: 0, refund: 0 };
+    const entry = taken.get(row.itemId) ?? { all: 0, refund: 0, refundMinor: 0 };
     entry.all += row.quantity;
-    if (row.type !== AFTER_SALE_TYPE.exchange) entry.refund += row.quantity;
+    if (row.type !== AFTER_SALE_TYPE.exchange) {
+      entry.refund += row.quantity;
+      entry.refundMinor += row.refundMinor;
+    }
     taken.set(row.itemId, entry);
   }
   return taken;
@@ -212,11 +229,16 @@ function datedParams(locale: Locale, params?: Record<string, string>): Record<st
   return params?.date ? { ...params, date: dateText(locale, new Date(params.date)) } : params;
 }
 
-/** What each requested line is worth back: its share of the order's goods after discount, units already refunded counted first. */
+/**
+ * What each requested line is worth back: its share of the order's goods after discount, units
+ * already in refund cases counted first. The line's worth up to and including these units, less
+ * what the cases that still count already hold of it: a withdrawn case frees its units, and
+ * whoever asks for them again never makes the line's cases add up to more than the line.
+ */
 function priceLines(
   order: OrderRow,
   items: readonly ItemRow[],
-  taken: ReadonlyMap<number, { refund: number }>,
+  taken: ReadonlyMap<number, Pick<Taken, 'refund' | 'refundMinor'>>,
   type: AfterSaleType,
   lines: z.infer<typeof afterSaleEstimateBody>['lines'],
 ): Array<{ item: ItemRow; quantity: number; refundMinor: number; wantedSkuId: number | null }> {
@@ -224,10 +246,9 @@ function priceLines(
   return lines.map((line) => {
     const item = items.find((candidate) => candidate.id === line.order_item_id);
     if (!item) throw new BadRequestError('afterSale.lineNotInOrder');
-    const refundMinor =
-      type === AFTER_SALE_TYPE.exchange
-        ? 0
-        : refundForUnits(worth.get(item.id) ?? 0, item.quantity, taken.get(item.id)?.refund ?? 0, line.quantity);
+    const before = taken.get(item.id);
+    const upToThese = refundForUnits(worth.get(item.id) ?? 0, item.quantity, 0, (before?.refund ?? 0) + line.quantity);
+    const refundMinor = type === AFTER_SALE_TYPE.exchange ? 0 : Math.max(0, upToThese - (before?.refundMinor ?? 0));
     return { item, quantity: line.quantity, refundMinor, wantedSkuId: line.wanted_sku_id ?? null };
   });
 }
