@@ -21,6 +21,8 @@ export default [
         route('my/address', 'routes/address.tsx'),
         route('my/order', 'routes/orders.tsx'),
         route('my/order/:id', 'routes/order-detail.tsx'),
+        route('my/order/:id/after-sale', 'routes/after-sale-request.tsx'),
+        route('my/after-sale/:id', 'routes/after-sale-detail.tsx'),
       ]),
       route('order/confirm_order', 'routes/confirm-order.tsx'),
       route('order/pay', 'routes/pay.tsx'),

@@ -18,6 +18,7 @@ import { adminOrderMessages } from './messages/admin-orders';
 import { adminCustomerMessages } from './messages/admin-customers';
 import { adminAfterSaleMessages } from './messages/admin-after-sales';
 import { afterSaleMessages } from './messages/after-sales';
+import { afterSaleUiMessages } from './messages/after-sales-ui';
 import { imageUploadMessages } from './messages/image-uploads';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
@@ -35,6 +36,7 @@ export const MESSAGE_AREAS = {
   orders: orderMessages,
   payments: paymentMessages,
   afterSales: afterSaleMessages,
+  afterSalesUi: afterSaleUiMessages,
   checkoutUi: checkoutUiMessages,
   imageUploads: imageUploadMessages,
   admin: adminMessages,

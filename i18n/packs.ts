@@ -25,6 +25,7 @@ export const MESSAGE_PACKS = {
     'payments',
     'checkoutUi',
     'afterSales',
+    'afterSalesUi',
     'imageUploads',
   ],
   /** The console (app/admin); never loaded by storefront pages. */

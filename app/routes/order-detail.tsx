@@ -5,23 +5,38 @@ import { orderIdOf, ownOrderDetail } from '~/components/checkout/orders.server';
 import { formFields, parseForm, readForm, runAction } from '~/lib/action-result.server';
 import { routeLocale } from '~/lib/locale';
 import { OrderDetailPage } from '~/components/orders/order-detail';
+import { RouteErrorPage } from '~/components/layout/error-page';
 import { pageMeta } from '~/lib/seo';
 import { requireSessionUser } from '~/lib/session';
+import { PAY_STATUS } from '../../server/shared/order-status';
 import type { Route } from './+types/order-detail';
 
-/** /{locale}/my/order/{id}, under the guard layout: the order and, once shipped, its tracking events. */
+/**
+ * /{locale}/my/order/{id}, under the guard layout: the order and, once shipped, its tracking
+ * events; whether an after-sale request can still be opened on it, and its requests.
+ */
 export async function loader({ context, params }: Route.LoaderArgs) {
   const user = requireSessionUser(context);
   const locale = routeLocale(params);
   const order = await ownOrderDetail(context, user.id, orderIdOf(params.id), locale);
-  const events = order.shipment
-    ? ((
-        await context.services.orders
+  const { afterSales, orders } = context.services;
+  const [events, requestable, cases] = await Promise.all([
+    order.shipment
+      ? orders
           .getOrderExpress(context.ctx, { userId: user.id, id: order.id, locale })
-          .catch(() => null)
-      )?.events ?? [])
-    : [];
-  return { order, events };
+          .then((express) => express.events)
+          .catch(() => [])
+      : [],
+    afterSales.requestableOrderIds(context.ctx, user.id, [order.id]),
+    // The buyer's cases, of which this order's (the service has no per-order filter for buyers;
+    // a buyer has a handful of cases, and only a paid order can have any).
+    order.pay_status === PAY_STATUS.paid
+      ? afterSales
+          .listAfterSales(context.ctx, { userId: user.id, page: 1, page_size: 100, locale })
+          .then((page) => page.records.filter((item) => item.order_id === order.id))
+      : [],
+  ]);
+  return { order, events, canRequestAfterSale: requestable.has(order.id), cases };
 }
 
 /** The order page's closed set of intents: cancel (status 1) or confirm receipt (status 20). */
@@ -49,5 +64,16 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
 ];
 
 export default function OrderDetailRoute({ loaderData }: Route.ComponentProps) {
-  return <OrderDetailPage order={loaderData.order} events={loaderData.events} />;
+  return (
+    <OrderDetailPage
+      order={loaderData.order}
+      events={loaderData.events}
+      canRequestAfterSale={loaderData.canRequestAfterSale}
+      cases={loaderData.cases}
+    />
+  );
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <RouteErrorPage error={error} />;
 }

@@ -10,13 +10,17 @@ type Answer = { ok: boolean; error?: string; done?: 'cancel' | 'confirm' } | und
 /**
  * Pay now (status 1), Cancel order (status 1, asks first, then 'Canceled Successfully') and
  * Confirm receipt (status 20, asks first). Both post to the order detail route's action.
+ * Request after-sale (when `canRequestAfterSale`: paid, within the window, units left) leads
+ * to the request page.
  */
 export function OrderActions({
   order,
   size = 'normal',
+  canRequestAfterSale = false,
 }: {
   order: { id: number; order_no: string; status: number; can_cancel: boolean; can_confirm: boolean };
   size?: 'normal' | 'small';
+  canRequestAfterSale?: boolean;
 }) {
   const t = useT();
   const locale = useLocale();
@@ -32,9 +36,18 @@ export function OrderActions({
     else toast.show(fetcher.data.done === 'cancel' ? t('orders.canceled') : t('orders.confirmed'), 'success');
   }, [fetcher.state, fetcher.data, toast, t]);
 
-  if (order.status !== ORDER_STATUS.pendingPayment && !order.can_confirm) return null;
+  if (order.status !== ORDER_STATUS.pendingPayment && !order.can_confirm && !canRequestAfterSale) return null;
   return (
     <div className="order-actions">
+      {canRequestAfterSale ? (
+        <Link
+          className={`button button--secondary${small}`}
+          to={localePath(locale, `/my/order/${order.id}/after-sale`)}
+          data-testid="order-after-sale"
+        >
+          {t('afterSaleUi.requestAction')}
+        </Link>
+      ) : null}
       {order.can_cancel ? (
         <button
           type="button"

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import type { AfterSaleSummary } from '../../../server/domains/after-sales/after-sales.schemas';
 import type { OrderDetail, OrderExpress } from '../../../server/domains/orders/orders.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { OrderInfo, OrderLines } from '../checkout/order-summary';
@@ -6,11 +7,25 @@ import { ClockIcon, PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 import { formatDate } from '~/lib/dates';
 import { CheckoutCard } from '../checkout/checkout-card';
+import { OrderCases } from '../after-sales/case-list';
 
 export type TrackingEvent = OrderExpress['events'][number];
 
-/** /{locale}/my/order/{id}: status and actions, address, items, price details, dates, notes, shipment with tracking, history. */
-export function OrderDetailPage({ order, events }: { order: OrderDetail; events: TrackingEvent[] }) {
+/**
+ * /{locale}/my/order/{id}: status and actions (Request after-sale among them), the order's
+ * after-sale requests, address, items, price details, dates, notes, shipment with tracking, history.
+ */
+export function OrderDetailPage({
+  order,
+  events,
+  canRequestAfterSale,
+  cases,
+}: {
+  order: OrderDetail;
+  events: TrackingEvent[];
+  canRequestAfterSale: boolean;
+  cases: AfterSaleSummary[];
+}) {
   const t = useT();
   const locale = useLocale();
   return (
@@ -35,10 +50,15 @@ export function OrderDetailPage({ order, events }: { order: OrderDetail; events:
           {t('order.detail.payBy', { time: formatDate(order.payment_deadline, locale) })}
         </p>
       ) : null}
-      <OrderActions order={order} />
+      <OrderActions order={order} canRequestAfterSale={canRequestAfterSale} />
 
       <div className="checkout-layout order-detail">
         <div className="checkout-main">
+          {cases.length > 0 ? (
+            <CheckoutCard id="detail-after-sales" title={t('afterSaleUi.order.casesTitle')}>
+              <OrderCases cases={cases} />
+            </CheckoutCard>
+          ) : null}
           <CheckoutCard id="detail-address" title={t('confirm.address')}>
             <dl className="detail-list">
               <div>

@@ -1,26 +1,33 @@
 import { Link } from 'react-router';
-import type { OrderCounts, OrderSummary } from '../../../server/domains/orders/orders.schemas';
+import type { AfterSalePage } from '../../../server/domains/after-sales/after-sales.schemas';
+import type { OrderCounts, OrderPage, OrderSummary } from '../../../server/domains/orders/orders.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { badgeText } from '~/lib/cart-count';
 import { imageAt } from '../catalog/image';
 import { AmountText, totalLabel } from '../checkout/order-summary';
 import { PackageIcon } from '../checkout/icons';
+import { AfterSaleCards } from '../after-sales/case-list';
 import { OrderActions } from './order-actions';
 import { formatDate } from '~/lib/dates';
 import { ORDER_TABS, ORDER_TAB_COUNT, orderTabHref, type OrderTab } from '~/lib/order-tabs';
 
-/** /{locale}/my/order: tabs with badge counts, the orders of the tab, paging. */
+/** What a tab lists: orders (with those a case can still be opened on), or on After-Sales the cases. */
+export type OrderListContent =
+  { kind: 'orders'; page: OrderPage; requestable: number[] } | { kind: 'cases'; page: AfterSalePage };
+
+/** /{locale}/my/order: tabs with badge counts, the orders of the tab (the cases on After-Sales), paging. */
 export function OrderList({
   tab,
   counts,
-  page,
+  list,
 }: {
   tab: OrderTab;
   counts: OrderCounts | null;
-  page: { records: OrderSummary[]; total: number; page: number; page_size: number };
+  list: OrderListContent;
 }) {
   const t = useT();
   const locale = useLocale();
+  const { page } = list;
   const base = localePath(locale, '/my/order');
   const pages = Math.max(1, Math.ceil(page.total / page.page_size));
   const hrefFor = (nextTab: OrderTab, nextPage = 1) => orderTabHref(base, nextTab, nextPage);
@@ -62,10 +69,12 @@ export function OrderList({
             {t('cart.continue')}
           </Link>
         </div>
+      ) : list.kind === 'cases' ? (
+        <AfterSaleCards cases={list.page.records} />
       ) : (
         <ul className="order-list">
-          {page.records.map((order) => (
-            <OrderCard key={order.id} order={order} />
+          {list.page.records.map((order) => (
+            <OrderCard key={order.id} order={order} requestable={list.requestable.includes(order.id)} />
           ))}
         </ul>
       )}
@@ -92,7 +101,7 @@ export function OrderList({
   );
 }
 
-function OrderCard({ order }: { order: OrderSummary }) {
+function OrderCard({ order, requestable }: { order: OrderSummary; requestable: boolean }) {
   const t = useT();
   const locale = useLocale();
   const detail = localePath(locale, `/my/order/${order.id}`);
@@ -128,7 +137,7 @@ function OrderCard({ order }: { order: OrderSummary }) {
         <Link to={detail} className="link-button">
           {t('orders.details')}
         </Link>
-        <OrderActions order={order} size="small" />
+        <OrderActions order={order} size="small" canRequestAfterSale={requestable} />
       </div>
     </li>
   );
