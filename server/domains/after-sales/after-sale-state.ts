@@ -3,12 +3,22 @@ import type { MessageKey } from '../../../i18n';
 import { afterSaleHistory, afterSaleLines, afterSales, orderItems, orders, type AfterSaleState } from '../../db/schema';
 import type { Transaction, TransactionContext } from '../../context';
 import { AppError } from '../../shared/errors';
-import type { AfterSaleType } from '../../shared/order-status';
+import { ORDER_STATUS } from '../../shared/order-status';
 import { lockOrder, moveOrder } from '../orders/order-state';
 import { allowedCaseMove, type AfterSaleAction, type AfterSaleActor } from './after-sale-lifecycle';
 import { isBaseStatus, orderStatusFor } from './after-sale-status';
 
 export type AfterSaleRow = typeof afterSales.$inferSelect;
+
+/** The statuses `orderStatusFor` sets: an order in one of them follows its cases. */
+const DERIVED_STATUSES: readonly number[] = [
+  ORDER_STATUS.refundInProgress,
+  ORDER_STATUS.refunded,
+  ORDER_STATUS.refundRejected,
+  ORDER_STATUS.exchange,
+  ORDER_STATUS.exchangeApproved,
+  ORDER_STATUS.exchangeRejected,
+];
 
 /** A move the case lifecycle does not allow now (someone else moved it first, or it was never allowed). */
 export class CaseMoveRefusedError extends AppError {
@@ -80,7 +90,8 @@ export async function moveCase(
  */
 export async function syncOrderStatus(ctx: TransactionContext, orderId: number, actor: AfterSaleActor): Promise<void> {
   const order = await lockOrder(ctx.db, orderId);
-  if (!order) return;
+  // A finished order (71) keeps its status: by then no case can move (the sweep waits for that).
+  if (!order || !(isBaseStatus(order.status) || DERIVED_STATUSES.includes(order.status))) return;
   const base = isBaseStatus(order.status) ? order.status : order.afterSaleBaseStatus;
   if (base === null || !isBaseStatus(base)) return;
   const cases = await ctx.db
