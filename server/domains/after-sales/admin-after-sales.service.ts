@@ -220,11 +220,13 @@ async function operatorMove(
     if (!loaded) throw new NotFoundError('afterSale.notFound');
     const step = await decide(t, loaded);
     const moved = await moveCase(t, row, step.move);
+    // The case number only in `after`: the log keeps what differs, and a field the same on
+    // both sides would be dropped, leaving the order's timeline unable to say which case moved.
     await recordAudit(t, {
       action: step.audit.action,
       entityType: 'order',
       entityId: row.orderId,
-      before: { case_no: row.caseNo, state: row.state },
+      before: { state: row.state },
       after: { case_no: row.caseNo, state: moved.state, ...step.audit.after },
     });
     if (step.mail) await enqueueAfterSaleMail(t, { caseId: row.id, kind: step.mail, historyId: moved.historyId });
