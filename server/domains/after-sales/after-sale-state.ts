@@ -99,9 +99,7 @@ export async function syncOrderStatus(ctx: TransactionContext, orderId: number, 
     .from(afterSales)
     .where(eq(afterSales.orderId, orderId));
   const unitsLeftToShip = await hasUnitsNotRefunded(ctx, orderId);
-  const status = orderStatusFor(base, cases as Array<{ type: AfterSaleType; state: AfterSaleState }>, {
-    unitsLeftToShip,
-  });
+  const status = orderStatusFor(base, cases, { unitsLeftToShip });
   if (status === order.status) {
     if (order.afterSaleBaseStatus !== base)
       await ctx.db.update(orders).set({ afterSaleBaseStatus: base }).where(eq(orders.id, orderId));
