@@ -10,7 +10,7 @@ import type { Route } from './+types/account-area';
  */
 export async function loader({ context }: Route.LoaderArgs): Promise<AccountAreaData> {
   const user = requireSessionUser(context);
-  return { counts: await context.services.orders.countOrdersByStatus(context.ctx, user.id) };
+  return { counts: await context.services.afterSales.orderTabCounts(context.ctx, user.id) };
 }
 
 export default function AccountArea({ loaderData }: Route.ComponentProps) {

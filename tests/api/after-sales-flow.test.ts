@@ -91,6 +91,8 @@ describe('a return and refund', () => {
     expect(list.body.data.records.map((record: { id: number; status: number }) => [record.id, record.status])).toEqual([
       [caseId, 1],
     ]);
+    const counts = await order.buyer.call('/v1/order/countByStatus');
+    expect(counts.body.data).toMatchObject({ all: 1, after_sales: 1, by_status: { '40': 1 } });
 
     const approved = await owner.request(`/v1/admin/after-sales/${caseId}/approve`, {
       method: 'POST',

@@ -16,6 +16,8 @@ import { AFTER_SALE_REASONS } from '../../db/schema/after-sales';
 import { AFTER_SALE_TYPE, ORDER_STATUS, PAY_STATUS, type AfterSaleType } from '../../shared/order-status';
 import { loadSkuFacts, propertiesText } from '../catalog/sku-facts';
 import { lockOrder, type OrderRow } from '../orders/order-state';
+import { countOrdersByStatus } from '../orders/orders.service';
+import type { OrderCounts } from '../orders/orders.schemas';
 import { ownedPrivateUploads } from '../uploads/private-uploads.service';
 import { WITHDRAWN_CASE_STATES } from './after-sale-lifecycle';
 import { enqueueAfterSaleMail } from './after-sale-mail';
@@ -587,4 +589,19 @@ export async function requestableOrderIds(
   return new Set(
     rows.filter((row) => !orderRefusal(ctx, row.order, now) && row.bought > row.taken).map((row) => row.order.id),
   );
+}
+
+/**
+ * The My Orders tab counts (`GET /v1/order/countByStatus`, the account navigation): the orders
+ * per status, and for the After-Sales tab, which lists cases, the buyer's cases.
+ */
+export async function orderTabCounts(ctx: AppContext, userId: number): Promise<OrderCounts> {
+  const [counts, [cases]] = await Promise.all([
+    countOrdersByStatus(ctx, userId),
+    ctx.db
+      .select({ n: sql<number>`count(*)`.mapWith(Number) })
+      .from(afterSales)
+      .where(eq(afterSales.userId, userId)),
+  ]);
+  return { ...counts, after_sales: cases?.n ?? 0 };
 }

@@ -11,11 +11,11 @@ import {
 import {
   cancelOrderByBuyer,
   confirmReceipt,
-  countOrdersByStatus,
   getOrderDetail,
   getOrderExpress,
   listOrders,
 } from '../../domains/orders/orders.service';
+import { orderTabCounts } from '../../domains/after-sales/after-sales.service';
 import { requireUser, signedInBuyer } from '../auth';
 import { answers, ok } from '../envelope';
 
@@ -57,11 +57,11 @@ export const orderRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['order'],
-        summary: 'Order counts for the My Orders tabs',
+        summary: 'Counts for the My Orders tabs: orders per status; after_sales counts the after-sale cases',
         response: answers(orderCounts, 'login'),
       },
     },
-    async (request) => ok(await countOrdersByStatus(request.ctx, signedInBuyer(request).userId)),
+    async (request) => ok(await orderTabCounts(request.ctx, signedInBuyer(request).userId)),
   );
 
   app.get(
