@@ -120,6 +120,7 @@ export const adminAfterSaleMessages = defineMessages({
       'The replacement is on its way. The case completes when the buyer confirms it arrived.',
     'console.afterSales.next.finished': 'This case is finished.',
     'console.afterSales.next.readOnly': 'Your role can see this case but not act on it.',
+    'console.afterSales.next.refundByOther': 'A member who may refund sends it.',
 
     'console.afterSales.approve.button': 'Approve',
     'console.afterSales.approve.title': 'Approve case {number}',
@@ -308,6 +309,7 @@ export const adminAfterSaleMessages = defineMessages({
     'console.afterSales.next.exchange_shipped': '换货正在配送中，买家确认收货后售后单完成。',
     'console.afterSales.next.finished': '该售后单已结束。',
     'console.afterSales.next.readOnly': '您的角色可以查看该售后单，但不能操作。',
+    'console.afterSales.next.refundByOther': '退款由有退款权限的成员发起。',
 
     'console.afterSales.approve.button': '同意',
     'console.afterSales.approve.title': '同意售后单 {number}',

@@ -27,11 +27,9 @@ type Detail = AdminAfterSaleDetail;
 type Changed = (message: string) => Promise<void>;
 type Move = 'approve' | 'reject' | 'receive' | 'refund' | 'ship';
 
-export function CaseActions({ detail, onChanged }: { detail: Detail; onChanged: Changed }) {
-  const t = useConsoleT();
-  const { locale } = useConsole();
+/** The moves this member may make on the case now: its state allows them and their role grants them. */
+export function useVisibleMoves(detail: Detail) {
   const can = useCan();
-  const [open, setOpen] = useState<Move | null>(null);
   const moves = caseMoves(detail);
   const manage = can('aftersales:manage');
   const show = {
@@ -41,7 +39,16 @@ export function CaseActions({ detail, onChanged }: { detail: Detail; onChanged: 
     ship: manage && moves.shipExchange,
     refund: can('payments:refund') && moves.refund,
   };
-  if (!Object.values(show).some(Boolean)) return null;
+  return { ...show, any: Object.values(show).some(Boolean), refundByOther: moves.refund && !show.refund };
+}
+
+/** The buttons of the moves the member may make, each opening its dialog. */
+export function CaseActions({ detail, onChanged }: { detail: Detail; onChanged: Changed }) {
+  const t = useConsoleT();
+  const { locale } = useConsole();
+  const [open, setOpen] = useState<Move | null>(null);
+  const show = useVisibleMoves(detail);
+  if (!show.any) return null;
   const close = () => setOpen(null);
   const done = async (message: string) => {
     setOpen(null);

@@ -8,7 +8,7 @@ import { formatDateTime, formatMoney } from '../lib/format';
 import { ORDER_STATUS_LABELS, REFUND_STATE_LABELS, orderStatusTone, refundTone } from '../lib/order-labels';
 import type { MessageKey } from '../../../i18n';
 import { ErrorNotice, Notice, PageHeader, Pill } from '../components/ui';
-import { CaseActions } from '../components/after-sale-actions';
+import { CaseActions, useVisibleMoves } from '../components/after-sale-actions';
 import { CasePhotos } from '../components/after-sale-photos';
 import { AfterSaleCard, CASE_TYPE_LABELS, CaseStatePill, TimeLeft, caseMoves } from '../components/after-sale-parts';
 
@@ -51,8 +51,9 @@ export default function AfterSaleDetailPage() {
     await revalidator.revalidate();
   };
 
-  // A refund with the payment provider settles the case within seconds: follow it.
-  const refundPending = detail.state === 'refunding' && detail.refunds.some((refund) => refund.status === 'pending');
+  // A refund with the payment provider settles the case within seconds: follow it (not one waiting for a second member).
+  const refundPending =
+    detail.state === 'refunding' && !detail.refunds.some((refund) => refund.status === 'awaiting_approval');
   const revalidate = useRef(revalidator.revalidate);
   revalidate.current = revalidator.revalidate;
   useEffect(() => {
@@ -69,6 +70,7 @@ export default function AfterSaleDetailPage() {
   const hasWanted = detail.lines.some((line) => line.wanted);
   const hasReceived = detail.lines.some((line) => line.accepted_quantity !== null);
   const refunds = detail.type !== 30;
+  const visible = useVisibleMoves(detail);
   const deadline = detail.deadline
     ? t('console.afterSales.dueAt', { at: formatDateTime(detail.deadline, locale) })
     : undefined;
@@ -84,7 +86,7 @@ export default function AfterSaleDetailPage() {
       </nav>
       <PageHeader
         title={t('console.afterSales.case.title', { number: detail.case_no })}
-        actions={<CaseActions detail={detail} onChanged={refresh} />}
+        actions={visible.any ? <CaseActions detail={detail} onChanged={refresh} /> : null}
       >
         <div className="pill-row">
           <Pill>{t(CASE_TYPE_LABELS[detail.type])}</Pill>
@@ -383,15 +385,17 @@ export default function AfterSaleDetailPage() {
 /** What the case waits for, in one line under the header; and, for a member who may only look, that they may only look. */
 function NextStep({ detail }: { detail: AdminAfterSaleDetail }) {
   const t = useConsoleT();
-  const can = useCan();
   const key = nextStepKey(detail);
-  const moves = caseMoves(detail);
-  const anyMove = Object.values(moves).some(Boolean);
-  const mayAct = can('aftersales:manage') || (moves.refund && can('payments:refund'));
+  const anyMove = Object.values(caseMoves(detail)).some(Boolean);
+  const visible = useVisibleMoves(detail);
   return (
     <p className={`as-next${key === 'console.afterSales.next.finished' ? ' as-next--done' : ''}`} role="note">
       <span>{t(key)}</span>
-      {anyMove && !mayAct ? <span className="muted">{t('console.afterSales.next.readOnly')}</span> : null}
+      {anyMove && !visible.any ? (
+        <span className="muted">{t('console.afterSales.next.readOnly')}</span>
+      ) : visible.refundByOther ? (
+        <span className="muted">{t('console.afterSales.next.refundByOther')}</span>
+      ) : null}
     </p>
   );
 }
