@@ -166,14 +166,18 @@ export async function caseAction(
         await afterSales.confirmExchange(context.ctx, input);
         return done();
       case 'tracking': {
-        const body = parseForm(locale, afterSaleTrackingBody, fields);
+        // A blank field is an empty text here, so the schema's own sentence ("Enter the carrier") answers it.
+        const body = parseForm(locale, afterSaleTrackingBody, {
+          carrier: fields.carrier ?? '',
+          tracking_no: fields.tracking_no ?? '',
+        });
         if (!body.ok) return invalid(body);
         await afterSales.addReturnTracking(context.ctx, { ...input, body: body.data });
         return done();
       }
       case 'appeal': {
         const body = parseForm(locale, afterSaleAppealBody, {
-          message: fields.message,
+          message: fields.message ?? '',
           photos: texts(form.getAll('photos')),
         });
         if (!body.ok) return invalid(body);

@@ -575,12 +575,14 @@ export async function requestableOrderIds(
   const rows = await ctx.db
     .select({
       order: orders,
+      // Columns named through aliases: in a one-table select Drizzle writes `${orders.id}` as a bare
+      // "id", which inside the subquery is ambiguous (order_items has one too).
       bought:
-        sql<number>`(select coalesce(sum(${orderItems.quantity}), 0) from ${orderItems} where ${orderItems.orderId} = ${orders.id})`.mapWith(
+        sql<number>`(select coalesce(sum(i.quantity), 0) from ${orderItems} i where i.order_id = ${orders}.id)`.mapWith(
           Number,
         ),
       taken:
-        sql<number>`(select coalesce(sum(l.quantity), 0) from ${afterSaleLines} l join ${afterSales} c on c.id = l.after_sale_id where c.order_id = ${orders.id} and c.state not in ('cancelled', 'closed'))`.mapWith(
+        sql<number>`(select coalesce(sum(l.quantity), 0) from ${afterSaleLines} l join ${afterSales} c on c.id = l.after_sale_id where c.order_id = ${orders}.id and c.state not in ('cancelled', 'closed'))`.mapWith(
           Number,
         ),
     })
