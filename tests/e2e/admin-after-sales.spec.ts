@@ -129,14 +129,14 @@ describe('the queue and the case page', () => {
 
     const row = page.locator('.data-table tbody tr', { hasText: fresh.caseNo });
     // AFTER_SALE_ANSWER_HOURS is 48: just asked, a little under two days are left.
-    await expect.poll(() => row.locator('.as-due').innerText()).toMatch(/^1 d 23 h left$/);
+    await expect.poll(() => row.locator('.desk-due').innerText()).toMatch(/^1 d 23 h left$/);
     expect(await row.innerText()).toContain('Return and refund');
     expect(await row.innerText()).toContain('CN¥120.00');
     const lateRow = page.locator('.data-table tbody tr', { hasText: overdue.caseNo });
-    expect(await lateRow.locator('.as-due').innerText()).toBe('overdue 3 h');
-    expect(await lateRow.locator('.as-due').getAttribute('class')).toContain('as-due--overdue');
+    expect(await lateRow.locator('.desk-due').innerText()).toBe('overdue 3 h');
+    expect(await lateRow.locator('.desk-due').getAttribute('class')).toContain('desk-due--overdue');
     // The most urgent first.
-    const order_ = await page.locator('.data-table tbody tr .as-row-link').allInnerTexts();
+    const order_ = await page.locator('.data-table tbody tr .desk-row-link').allInnerTexts();
     expect(order_.indexOf(overdue.caseNo)).toBeLessThan(order_.indexOf(fresh.caseNo));
 
     // The type filter is in the URL too.
@@ -148,7 +148,7 @@ describe('the queue and the case page', () => {
 
     await page.getByRole('link', { name: fresh.caseNo }).click();
     await page.getByRole('heading', { level: 1, name: `Case ${fresh.caseNo}` }).waitFor();
-    expect(await page.locator('.as-request').innerText()).toContain('The collar is torn');
+    expect(await page.locator('.desk-request').innerText()).toContain('The collar is torn');
 
     await page.getByRole('button', { name: 'Open photo 1 of 2' }).click();
     const viewer = page.getByRole('dialog', { name: 'Photo viewer' });
@@ -231,7 +231,7 @@ describe('working cases', () => {
     await expect.poll(() => notice(page).innerText()).toBe('Parcel received. The buyer has been emailed.');
     await expect.poll(() => statePill(page).innerText()).toBe('Parcel received');
     expect(await stockOf(suite.server, shirt.skuId)).toBe(shirtStock + 1);
-    expect(await page.locator('.as-lines').innerText()).toContain('0 fine, 1 damaged');
+    expect(await page.locator('.desk-lines').innerText()).toContain('0 fine, 1 damaged');
 
     // Refund: one refund however often the button is pressed; the case completes by itself.
     await page.getByRole('button', { name: 'Refund CN¥165.00' }).click();
@@ -271,7 +271,7 @@ describe('working cases', () => {
     await expect.poll(() => notice(page).innerText()).toBe('Rejected. The buyer has been emailed.');
     await expect.poll(() => statePill(page).innerText()).toBe('Rejected');
     expect(await caseRow(suite.server, request.id)).toMatchObject({ state: 'rejected', rejection: 'not_eligible' });
-    expect(await page.locator('.as-request').innerText()).toContain('Opened cosmetics cannot be returned.');
+    expect(await page.locator('.desk-request').innerText()).toContain('Opened cosmetics cannot be returned.');
     expect(await page.locator('.timeline').innerText()).toContain('Opened cosmetics cannot be returned.');
     expect(await page.locator('.page-head__actions button').count()).toBe(0);
   }, 60_000);
@@ -322,7 +322,7 @@ describe('permissions and language', () => {
     expect(await page.locator('.console-nav .console-nav__text').allInnerTexts()).toEqual(['After-sales', 'Profile']);
     expect(await page.locator('.page-head__actions').count()).toBe(0);
     expect(await page.getByRole('button', { name: /Approve|Reject|Refund|Receive|Ship/ }).count()).toBe(0);
-    expect(await page.locator('.as-next').innerText()).toContain('Your role can see this case but not act on it.');
+    expect(await page.locator('.desk-next').innerText()).toContain('Your role can see this case but not act on it.');
     // Without orders:read the order is named, not linked.
     expect(await page.getByRole('link', { name: 'View order' }).count()).toBe(0);
   }, 60_000);
@@ -344,7 +344,7 @@ describe('permissions and language', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Mark received' }).click();
     await expect.poll(() => statePill(page).innerText()).toBe('Parcel received');
     expect(await page.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
-    expect(await page.locator('.as-next').innerText()).toContain('A member who may refund sends it.');
+    expect(await page.locator('.desk-next').innerText()).toContain('A member who may refund sends it.');
   }, 60_000);
 
   it('speaks Chinese to a member who chose it: the queue, the case and a dialog', async () => {
@@ -355,12 +355,12 @@ describe('permissions and language', () => {
     await page.getByRole('heading', { level: 1, name: '售后' }).waitFor();
     expect(await page.getByRole('navigation', { name: '队列' }).innerText()).toContain('待审核');
     const row = page.locator('.data-table tbody tr', { hasText: request.caseNo });
-    await expect.poll(() => row.locator('.as-due').innerText()).toMatch(/^剩余 1 天 23 小时$/);
+    await expect.poll(() => row.locator('.desk-due').innerText()).toMatch(/^剩余 1 天 23 小时$/);
     expect(await row.innerText()).toContain('仅退款');
     await openCase(page, request.id, request.caseNo, `售后单 ${request.caseNo}`);
     expect(await statePill(page).innerText()).toBe('待审核');
     // The server's own words come in the member's language too.
-    expect(await page.locator('.as-request').innerText()).toContain('送达太晚');
+    expect(await page.locator('.desk-request').innerText()).toContain('送达太晚');
     await page.getByRole('button', { name: '同意' }).click();
     const approve = page.getByRole('dialog', { name: `同意售后单 ${request.caseNo}` });
     expect(await approve.getByLabel('退款金额（CNY）').inputValue()).toBe('45.00');

@@ -135,7 +135,7 @@ function MoveDialog({
   return (
     <dialog
       ref={ref}
-      className={`console-dialog as-dialog${wide ? ' as-dialog--wide' : ''}`}
+      className={`console-dialog desk-dialog${wide ? ' desk-dialog--wide' : ''}`}
       aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
@@ -378,7 +378,7 @@ function ReceiveDialog({ detail, onClose, onDone }: DialogProps) {
       wide
     >
       <p className="muted">{t('console.afterSales.receive.hint')}</p>
-      <table className="data-table data-table--compact as-receive">
+      <table className="data-table data-table--compact desk-receive">
         <thead>
           <tr>
             <th scope="col">{t('console.afterSales.case.product')}</th>
@@ -394,7 +394,7 @@ function ReceiveDialog({ detail, onClose, onDone }: DialogProps) {
           {detail.lines.map((line, index) => {
             const invalid = tooMany[index] || Boolean(errors?.[index]);
             return (
-              <tr key={line.id} className={invalid ? 'as-receive__row--invalid' : undefined}>
+              <tr key={line.id} className={invalid ? 'desk-receive__row--invalid' : undefined}>
                 <td>
                   <span className="cell-stack">
                     <span>{line.name}</span>
@@ -409,7 +409,7 @@ function ReceiveDialog({ detail, onClose, onDone }: DialogProps) {
                 <td className="numeric">{line.quantity}</td>
                 <td>
                   <input
-                    className="as-receive__count"
+                    className="desk-receive__count"
                     type="number"
                     min={0}
                     max={line.quantity}
@@ -421,7 +421,7 @@ function ReceiveDialog({ detail, onClose, onDone }: DialogProps) {
                 </td>
                 <td>
                   <input
-                    className="as-receive__count"
+                    className="desk-receive__count"
                     type="number"
                     min={0}
                     max={line.quantity}
@@ -432,7 +432,7 @@ function ReceiveDialog({ detail, onClose, onDone }: DialogProps) {
                   />
                 </td>
                 <td>
-                  <label className="check as-receive__restock">
+                  <label className="check desk-receive__restock">
                     <input
                       type="checkbox"
                       aria-label={t('console.afterSales.receive.restockOf', { name: line.name })}
@@ -501,8 +501,8 @@ function ShipDialog({ detail, onClose, onDone }: DialogProps) {
       busy={ship.busy}
       error={ship.error}
     >
-      <div className="as-ship-items">
-        <span className="as-ship-items__label">{t('console.afterSales.ship.items')}</span>
+      <div className="desk-ship-items">
+        <span className="desk-ship-items__label">{t('console.afterSales.ship.items')}</span>
         <ul className="plain-list">
           {detail.lines
             .filter((line) => line.wanted && (line.accepted_quantity ?? line.quantity) > 0)

@@ -59,18 +59,23 @@ export function AfterSaleUrgentList({ waiting }: { waiting: AfterSalePage }) {
       {waiting.records.length === 0 ? (
         <p className="muted">{t('console.afterSales.home.allAnswered')}</p>
       ) : (
-        <ul className="plain-list as-case-list">
+        <ul className="plain-list desk-case-list">
           {waiting.records.map((row) => (
             <li key={row.id}>
-              <span className="as-case-list__head">
+              <span className="desk-case-list__head">
                 <Link className="table-link mono" to={`/admin/after-sales/${row.id}`}>
                   {row.case_no}
                 </Link>
                 <TimeLeft ms={row.time_left_ms} />
               </span>
               <span className="muted">
-                {t(CASE_TYPE_LABELS[row.type])} · {formatMoney(row.estimate.amount_minor, row.currency, locale)} ·{' '}
-                {row.buyer.username}
+                {[
+                  t(CASE_TYPE_LABELS[row.type]),
+                  row.type === 30 ? null : formatMoney(row.estimate.amount_minor, row.currency, locale),
+                  row.buyer.username,
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
               </span>
             </li>
           ))}

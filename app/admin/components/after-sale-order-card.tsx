@@ -38,17 +38,18 @@ export function AfterSaleOrderCard({ cases }: { cases: readonly AfterSaleRow[] }
       {cases.length === 0 ? (
         <p className="muted">{t('console.afterSales.orderCard.none')}</p>
       ) : (
-        <ul className="plain-list as-case-list">
+        <ul className="plain-list desk-case-list">
           {cases.map((row) => (
             <li key={row.id}>
-              <span className="as-case-list__head">
+              <span className="desk-case-list__head">
                 <Link className="table-link mono" to={`/admin/after-sales/${row.id}`}>
                   {row.case_no}
                 </Link>
                 <CaseStatePill state={row.state} />
               </span>
               <span className="muted">
-                {t(CASE_TYPE_LABELS[row.type])} · {formatMoney(row.estimate.amount_minor, row.currency, locale)}
+                {t(CASE_TYPE_LABELS[row.type])}
+                {row.type === 30 ? null : ` · ${formatMoney(row.estimate.amount_minor, row.currency, locale)}`}
               </span>
               {row.time_left_ms === null ? null : <TimeLeft ms={row.time_left_ms} />}
             </li>

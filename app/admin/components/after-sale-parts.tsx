@@ -94,9 +94,9 @@ export function timeLeftText(t: Translate, ms: number): string {
 export function TimeLeft({ ms, title }: { ms: number | null; title?: string }) {
   const t = useConsoleT();
   if (ms === null) return <span className="muted">—</span>;
-  const urgency = ms < 0 ? ' as-due--overdue' : ms < 12 * HOUR ? ' as-due--soon' : '';
+  const urgency = ms < 0 ? ' desk-due--overdue' : ms < 12 * HOUR ? ' desk-due--soon' : '';
   return (
-    <span className={`as-due${urgency}`} title={title}>
+    <span className={`desk-due${urgency}`} title={title}>
       <svg viewBox="0 0 16 16" width="13" height="13" aria-hidden="true" focusable="false">
         <circle cx="8" cy="8" r="6.25" fill="none" stroke="currentColor" strokeWidth="1.5" />
         <path d="M8 4.5V8l2.5 1.5" fill="none" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
@@ -130,7 +130,7 @@ export function AfterSaleCard({ title, extra, children }: { title: string; extra
   const headingId = useId();
   return (
     <section className="card" aria-labelledby={headingId}>
-      <div className="as-card-head">
+      <div className="desk-card-head">
         <h2 className="card__title" id={headingId}>
           {title}
         </h2>

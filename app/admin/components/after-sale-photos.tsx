@@ -12,12 +12,12 @@ export function CasePhotos({ photos }: { photos: readonly string[] }) {
   const [open, setOpen] = useState<number | null>(null);
   return (
     <>
-      <ul className="as-photos">
+      <ul className="desk-photos">
         {photos.map((url, index) => (
           <li key={url}>
             <button
               type="button"
-              className="as-photos__thumb"
+              className="desk-photos__thumb"
               aria-label={t('console.afterSales.viewer.open', { index: index + 1, total: photos.length })}
               onClick={() => setOpen(index)}
             >
@@ -131,7 +131,7 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
   return (
     <dialog
       ref={dialog}
-      className="as-viewer"
+      className="desk-viewer"
       aria-label={t('console.afterSales.viewer.label')}
       onKeyDown={onKeyDown}
       onCancel={(event) => {
@@ -141,14 +141,14 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
     >
       <div
         ref={stage}
-        className={`as-viewer__stage${zoomed ? ' as-viewer__stage--zoomed' : ''}`}
+        className={`desk-viewer__stage${zoomed ? ' desk-viewer__stage--zoomed' : ''}`}
         onPointerDown={onPointerDown}
         onPointerMove={onPointerMove}
         onPointerUp={onPointerUp}
         onPointerCancel={() => (press.current = null)}
       >
         <img
-          className="as-viewer__image"
+          className="desk-viewer__image"
           src={photos[index]}
           alt={t('console.afterSales.viewer.photo', { index: index + 1, total })}
           draggable={false}
@@ -157,7 +157,7 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
       </div>
       <button
         type="button"
-        className="as-viewer__button as-viewer__close"
+        className="desk-viewer__button desk-viewer__close"
         aria-label={t('console.action.close')}
         onClick={onClose}
       >
@@ -169,7 +169,7 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
         <>
           <button
             type="button"
-            className="as-viewer__button as-viewer__nav as-viewer__nav--prev"
+            className="desk-viewer__button desk-viewer__nav desk-viewer__nav--prev"
             aria-label={t('console.afterSales.viewer.previous')}
             onClick={() => go(-1)}
           >
@@ -179,7 +179,7 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
           </button>
           <button
             type="button"
-            className="as-viewer__button as-viewer__nav as-viewer__nav--next"
+            className="desk-viewer__button desk-viewer__nav desk-viewer__nav--next"
             aria-label={t('console.afterSales.viewer.next')}
             onClick={() => go(1)}
           >
@@ -189,23 +189,23 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
           </button>
         </>
       ) : null}
-      <div className="as-viewer__bar">
-        <div className="as-viewer__tools" role="toolbar" aria-label={t('console.afterSales.viewer.label')}>
+      <div className="desk-viewer__bar">
+        <div className="desk-viewer__tools" role="toolbar" aria-label={t('console.afterSales.viewer.label')}>
           <button
             type="button"
-            className="as-viewer__button"
+            className="desk-viewer__button"
             aria-label={t('console.afterSales.viewer.zoomOut')}
             disabled={!zoomed}
             onClick={() => zoomBy(1 / 1.5)}
           >
             −
           </button>
-          <output className="as-viewer__scale" aria-live="polite">
+          <output className="desk-viewer__scale" aria-live="polite">
             {Math.round(view.scale * 100)}%
           </output>
           <button
             type="button"
-            className="as-viewer__button"
+            className="desk-viewer__button"
             aria-label={t('console.afterSales.viewer.zoomIn')}
             disabled={view.scale >= MAX_SCALE}
             onClick={() => zoomBy(1.5)}
@@ -214,19 +214,19 @@ function PhotoViewer({ photos, start, onClose }: { photos: readonly string[]; st
           </button>
           <button
             type="button"
-            className="as-viewer__button as-viewer__button--text"
+            className="desk-viewer__button desk-viewer__button--text"
             disabled={!zoomed}
             onClick={() => setView(FIT)}
           >
             {t('console.afterSales.viewer.fit')}
           </button>
           {total > 1 ? (
-            <span className="as-viewer__count">
+            <span className="desk-viewer__count">
               {index + 1} / {total}
             </span>
           ) : null}
         </div>
-        <p className="as-viewer__hint">{t('console.afterSales.viewer.hint')}</p>
+        <p className="desk-viewer__hint">{t('console.afterSales.viewer.hint')}</p>
       </div>
     </dialog>
   );

@@ -91,7 +91,7 @@ export default function AfterSaleDetailPage() {
         <div className="pill-row">
           <Pill>{t(CASE_TYPE_LABELS[detail.type])}</Pill>
           <CaseStatePill state={detail.state} />
-          <TimeLeft ms={detail.time_left_ms} title={deadline} />
+          {detail.time_left_ms === null ? null : <TimeLeft ms={detail.time_left_ms} title={deadline} />}
           <span className="muted">
             {t('console.afterSales.case.requested', { at: formatDateTime(detail.created_at, locale) })}
           </span>
@@ -103,7 +103,7 @@ export default function AfterSaleDetailPage() {
       <div className="detail-grid">
         <div className="detail-grid__main">
           <AfterSaleCard title={t('console.afterSales.case.lines')}>
-            <table className="data-table data-table--compact as-lines">
+            <table className="data-table data-table--compact desk-lines">
               <thead>
                 <tr>
                   <th scope="col">{t('console.afterSales.case.product')}</th>
@@ -123,10 +123,10 @@ export default function AfterSaleDetailPage() {
                 {detail.lines.map((line) => (
                   <tr key={line.id}>
                     <td>
-                      <span className="as-product">
+                      <span className="desk-product">
                         {line.image ? (
                           <img
-                            className="as-product__image"
+                            className="desk-product__image"
                             src={imageAt(line.image, 96)}
                             alt=""
                             width={40}
@@ -134,7 +134,7 @@ export default function AfterSaleDetailPage() {
                             loading="lazy"
                           />
                         ) : (
-                          <span className="as-product__image" aria-hidden="true" />
+                          <span className="desk-product__image" aria-hidden="true" />
                         )}
                         <span className="cell-stack">
                           <span>{line.name}</span>
@@ -181,7 +181,7 @@ export default function AfterSaleDetailPage() {
               </dl>
             ) : null}
             {detail.includes_shipping || detail.returnless ? (
-              <p className="as-flags">
+              <p className="desk-flags">
                 {detail.includes_shipping ? (
                   <Pill tone="info">{t('console.afterSales.case.includesShipping')}</Pill>
                 ) : null}
@@ -191,7 +191,7 @@ export default function AfterSaleDetailPage() {
           </AfterSaleCard>
 
           <AfterSaleCard title={t('console.afterSales.case.request')}>
-            <dl className="facts as-request">
+            <dl className="facts desk-request">
               <dt>{t('console.afterSales.case.reason')}</dt>
               <dd>
                 <strong>{detail.reason_text}</strong>
@@ -199,7 +199,7 @@ export default function AfterSaleDetailPage() {
               <dt>{t('console.afterSales.case.description')}</dt>
               <dd>
                 {detail.description ? (
-                  <p className="as-request__text">{detail.description}</p>
+                  <p className="desk-request__text">{detail.description}</p>
                 ) : (
                   <span className="muted">{t('console.afterSales.case.noDescription')}</span>
                 )}
@@ -222,7 +222,7 @@ export default function AfterSaleDetailPage() {
                 <>
                   <dt>{t('console.afterSales.case.shopMessage')}</dt>
                   <dd>
-                    <p className="as-request__text">{detail.shop_message}</p>
+                    <p className="desk-request__text">{detail.shop_message}</p>
                   </dd>
                 </>
               ) : null}
@@ -238,8 +238,10 @@ export default function AfterSaleDetailPage() {
                     <span>
                       {detail.return_carrier} <span className="mono">{detail.return_tracking_no}</span>
                     </span>
-                  ) : (
+                  ) : detail.state === 'awaiting_parcel' ? (
                     <span className="muted">{t('console.afterSales.case.noReturnParcel')}</span>
+                  ) : (
+                    <span className="muted">—</span>
                   )}
                 </dd>
                 {detail.return_address ? (
@@ -298,7 +300,7 @@ export default function AfterSaleDetailPage() {
                 <li key={index} className="timeline__item timeline__item--status">
                   <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
                   <span className="timeline__title">{entry.text}</span>
-                  {entry.message ? <span className="timeline__detail as-quote">{entry.message}</span> : null}
+                  {entry.message ? <span className="timeline__detail desk-quote">{entry.message}</span> : null}
                   <span className="timeline__actor muted">
                     {ACTOR_LABELS[entry.actor] ? t(ACTOR_LABELS[entry.actor]!) : entry.actor}
                   </span>
@@ -351,7 +353,7 @@ export default function AfterSaleDetailPage() {
               ) : null
             }
           >
-            <p className="cell-stack as-buyer-card">
+            <p className="cell-stack desk-buyer-card">
               <strong>{detail.buyer.username}</strong>
               <span>{detail.buyer.email}</span>
               <span className="muted">
@@ -362,7 +364,7 @@ export default function AfterSaleDetailPage() {
             {detail.buyer_cases.length === 0 ? (
               <p className="muted">{t('console.afterSales.case.noOtherCases')}</p>
             ) : (
-              <ul className="plain-list as-case-list">
+              <ul className="plain-list desk-case-list">
                 {detail.buyer_cases.map((other) => (
                   <li key={other.id}>
                     <Link className="table-link mono" to={`/admin/after-sales/${other.id}`}>
@@ -389,7 +391,7 @@ function NextStep({ detail }: { detail: AdminAfterSaleDetail }) {
   const anyMove = Object.values(caseMoves(detail)).some(Boolean);
   const visible = useVisibleMoves(detail);
   return (
-    <p className={`as-next${key === 'console.afterSales.next.finished' ? ' as-next--done' : ''}`} role="note">
+    <p className={`desk-next${key === 'console.afterSales.next.finished' ? ' desk-next--done' : ''}`} role="note">
       <span>{t(key)}</span>
       {anyMove && !visible.any ? (
         <span className="muted">{t('console.afterSales.next.readOnly')}</span>

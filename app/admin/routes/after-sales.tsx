@@ -80,10 +80,10 @@ export default function AfterSalesPage() {
         header: () => t('console.afterSales.col.case'),
         cell: (info) => (
           <span className="cell-stack">
-            <Link className="table-link mono as-row-link" to={`/admin/after-sales/${info.row.original.id}`}>
+            <Link className="table-link mono desk-row-link" to={`/admin/after-sales/${info.row.original.id}`}>
               {info.getValue()}
             </Link>
-            <span className="muted as-narrow-only">{t(CASE_TYPE_LABELS[info.row.original.type])}</span>
+            <span className="muted desk-narrow-only">{t(CASE_TYPE_LABELS[info.row.original.type])}</span>
           </span>
         ),
       }),
@@ -91,7 +91,7 @@ export default function AfterSalesPage() {
         header: () => t('console.afterSales.col.order'),
         meta: { wideOnly: true },
         cell: (info) => (
-          <Link className="table-link mono as-over-row" to={`/admin/orders/${info.row.original.order_id}`}>
+          <Link className="table-link mono desk-over-row" to={`/admin/orders/${info.row.original.order_id}`}>
             {info.getValue()}
           </Link>
         ),
@@ -100,7 +100,7 @@ export default function AfterSalesPage() {
         id: 'buyer',
         header: () => t('console.afterSales.col.buyer'),
         cell: (info) => (
-          <span className="cell-stack cell-stack--clip as-buyer">
+          <span className="cell-stack cell-stack--clip desk-buyer">
             <span title={info.getValue()}>{info.getValue()}</span>
             <span className="muted" title={info.row.original.buyer.email}>
               {info.row.original.buyer.email}
@@ -128,11 +128,14 @@ export default function AfterSalesPage() {
       column.accessor('estimate', {
         header: () => t('console.afterSales.col.estimate'),
         meta: { numeric: true },
-        cell: (info) => (
-          <span className="nowrap">
-            {formatMoney(info.getValue().amount_minor, info.row.original.currency, locale)}
-          </span>
-        ),
+        cell: (info) =>
+          info.row.original.type === 30 ? (
+            <span className="muted">—</span>
+          ) : (
+            <span className="nowrap">
+              {formatMoney(info.getValue().amount_minor, info.row.original.currency, locale)}
+            </span>
+          ),
       }),
       column.accessor('created_at', {
         header: () => t('console.afterSales.col.created'),
@@ -177,35 +180,10 @@ export default function AfterSalesPage() {
 
   return (
     <>
-      <PageHeader title={t('console.afterSales.title')}>
-        <p className="muted">{countText(t, 'console.afterSales.count', page.total)}</p>
-      </PageHeader>
-
-      <div className="as-queue">
-        <div className="as-queue__bar">
-          <nav className="as-tabs" aria-label={t('console.afterSales.queues')}>
-            {QUEUES.map((name) => {
-              const count = page.counts[name];
-              return (
-                <Link
-                  key={name}
-                  className="as-tabs__tab"
-                  to={`?${withParam('queue', name)}`}
-                  aria-current={name === queue ? 'page' : undefined}
-                >
-                  {t(QUEUE_LABELS[name])}
-                  {count === undefined ? null : (
-                    <span
-                      className={`as-tabs__count${name === 'requested' && count > 0 ? ' as-tabs__count--due' : ''}`}
-                    >
-                      {count}
-                    </span>
-                  )}
-                </Link>
-              );
-            })}
-          </nav>
-          <label className="as-queue__filter">
+      <PageHeader
+        title={t('console.afterSales.title')}
+        actions={
+          <label className="desk-queue__filter">
             <span>{t('console.afterSales.filter.type')}</span>
             <select value={type} onChange={(event) => setSearch(withParam('type', event.target.value))}>
               <option value="">{t('console.filter.any')}</option>
@@ -216,13 +194,42 @@ export default function AfterSalesPage() {
               ))}
             </select>
           </label>
+        }
+      >
+        <p className="muted">{countText(t, 'console.afterSales.count', page.total)}</p>
+      </PageHeader>
+
+      <div className="desk-queue">
+        <div className="desk-queue__bar">
+          <nav className="desk-tabs" aria-label={t('console.afterSales.queues')}>
+            {QUEUES.map((name) => {
+              const count = page.counts[name];
+              return (
+                <Link
+                  key={name}
+                  className="desk-tabs__tab"
+                  to={`?${withParam('queue', name)}`}
+                  aria-current={name === queue ? 'page' : undefined}
+                >
+                  {t(QUEUE_LABELS[name])}
+                  {count === undefined ? null : (
+                    <span
+                      className={`desk-tabs__count${name === 'requested' && count > 0 ? ' desk-tabs__count--due' : ''}`}
+                    >
+                      {count}
+                    </span>
+                  )}
+                </Link>
+              );
+            })}
+          </nav>
         </div>
 
-        <div className={`table-wrap as-queue__table${loading ? ' table-wrap--loading' : ''}`} aria-busy={loading}>
+        <div className={`table-wrap desk-queue__table${loading ? ' table-wrap--loading' : ''}`} aria-busy={loading}>
           {page.records.length === 0 ? (
             <EmptyState title={t('console.afterSales.empty')}>{t('console.afterSales.emptyHint')}</EmptyState>
           ) : (
-            <table className="data-table as-rows">
+            <table className="data-table desk-rows">
               <caption className="sr-only">{t(QUEUE_LABELS[queue])}</caption>
               <thead>
                 {table.getHeaderGroups().map((group) => (
