@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { eq } from 'drizzle-orm';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ import { createSignedInStaff, type TestStaff } from '../support/staff';
  * below. Needs `npm run build`.
  */
 const suite = useBrowserSuite({ viewport: { width: 1440, height: 900 } });
+const axeSource = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let owner: TestStaff;
 let shirt: PreparedLine;
 let mug: PreparedLine;
@@ -98,6 +100,19 @@ async function requestCase(
 async function openCase(page: Page, caseId: number, caseNo: string, heading = `Case ${caseNo}`) {
   await page.goto(`${suite.server.url}/admin/after-sales/${caseId}`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+}
+
+/** axe's serious and critical findings on the page as it is (a dialog open or not). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axeSource });
+  return page.evaluate(async () => {
+    type Finding = { id: string; impact: string | null; nodes: { target: unknown }[] };
+    const axe = (window as unknown as { axe: { run: (context: Document) => Promise<{ violations: Finding[] }> } }).axe;
+    const { violations } = await axe.run(document);
+    return violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(', ')}`);
+  });
 }
 
 const statePill = (page: Page) => page.locator('.page-head .pill-row .pill').nth(1);
@@ -177,6 +192,28 @@ describe('the queue and the case page', () => {
     await openCase(page, request.id, request.caseNo);
     expect(await fits()).toBe(true);
   }, 60_000);
+
+  it('has no serious axe violation on the queue, the case page and a dialog, light and dark', async () => {
+    const order = await orderAt(suite.server, owner, { lines: [{ sku: shirt, quantity: 1 }], stage: 'received' });
+    const request = await requestCase(order, {
+      type: 20,
+      reason: 'damaged',
+      photos: [await evidencePhoto(order.buyer)],
+      lines: [{ item: 0, quantity: 1 }],
+    });
+    const page = await consoleAs('everything');
+    for (const mode of ['light', 'dark']) {
+      await suite.context.addCookies([{ name: 'color_mode', value: mode, url: suite.server.url }]);
+      await page.goto(`${suite.server.url}/admin/after-sales`);
+      await page.locator('.data-table tbody tr').first().waitFor();
+      expect(await seriousViolations(page), `queue (${mode})`).toEqual([]);
+      await openCase(page, request.id, request.caseNo);
+      expect(await seriousViolations(page), `case (${mode})`).toEqual([]);
+      await page.getByRole('button', { name: 'Approve', exact: true }).click();
+      await page.getByRole('dialog').waitFor();
+      expect(await seriousViolations(page), `approve dialog (${mode})`).toEqual([]);
+    }
+  }, 90_000);
 });
 
 describe('working cases', () => {
