@@ -43,8 +43,10 @@ export function isBaseStatus(status: number): status is BaseStatus {
  * - no case counts (all withdrawn or lapsed): `base`;
  * - a refund case still open: 40; else an exchange not yet answered: 50; else one under way: 51;
  * - every case finished: a refund paid 41, an exchange made 51, a refund refused 42, an
- *   exchange refused 52 (first that applies). An order not yet shipped that still has units
- *   to send goes back to 10, so it can be shipped (`unitsLeftToShip`).
+ *   exchange refused 52 (first that applies). An order not yet received that still has units
+ *   not refunded (`unitsLeftToShip`) goes back to where it was: 10, so they can be shipped;
+ *   20, so they can be received (confirmed by the buyer or the sweep), which starts the
+ *   after-sale window for them.
  */
 export function orderStatusFor(
   base: BaseStatus,
@@ -58,7 +60,8 @@ export function orderStatusFor(
   if (open.some(isRefund)) return ORDER_STATUS.refundInProgress;
   if (open.some((item) => item.state === 'requested')) return ORDER_STATUS.exchange;
   if (open.length > 0) return ORDER_STATUS.exchangeApproved;
-  if (base === ORDER_STATUS.pendingShipment && options.unitsLeftToShip) return base;
+  if ((base === ORDER_STATUS.pendingShipment || base === ORDER_STATUS.pendingReceipt) && options.unitsLeftToShip)
+    return base;
   const finished = (refund: boolean, state: AfterSaleState) =>
     counted.some((item) => isRefund(item) === refund && item.state === state);
   if (finished(true, 'completed')) return ORDER_STATUS.refunded;
