@@ -119,4 +119,22 @@ describe('orderStatusFor, move by move', () => {
     // Every unit refunded.
     walk(10, [['paid for all units', [c(10, 'completed'), c(10, 'completed')], 41]], false);
   });
+
+  it('an order on its way: back to 20 while units are still coming, so they can be received', () => {
+    walk(
+      20,
+      [
+        ['refund of one unit asked', [c(10, 'requested')], 40],
+        ['paid, the rest still coming', [c(10, 'completed')], 20],
+        ['refused, the rest still coming', [c(10, 'rejected')], 20],
+        ['an exchange under way', [c(10, 'completed'), c(30, 'awaiting_parcel')], 51],
+        ['the exchange made', [c(10, 'completed'), c(30, 'completed')], 20],
+        ['an exchange refused', [c(30, 'rejected')], 20],
+      ],
+      true,
+    );
+    walk(20, [['every unit refunded before it arrived', [c(10, 'completed')], 41]], false);
+    // Once received, the order keeps the after-sale statuses.
+    walk(30, [['paid, other units kept', [c(10, 'completed')], 41]], true);
+  });
 });
