@@ -65,7 +65,7 @@ export const afterSaleUiMessages = defineMessages({
     'afterSaleUi.case.request': 'Your request',
     'afterSaleUi.case.timeline': 'Timeline',
     'afterSaleUi.case.shopMessage': 'Message from the shop',
-    'afterSaleUi.case.fromShop': 'The shop wrote',
+    'afterSaleUi.case.fromShop': 'Message from the shop',
     'afterSaleUi.case.rejectedTitle': 'Why the request was rejected',
     'afterSaleUi.case.appealIntro':
       'You can appeal once. Tell the shop why the decision should change and add new photos.',
@@ -83,6 +83,7 @@ export const afterSaleUiMessages = defineMessages({
     'afterSaleUi.case.confirmExchangeTitle': 'Did the replacement arrive?',
     'afterSaleUi.case.confirmExchangeText': 'Confirm only once you have the replacement. This closes the request.',
     'afterSaleUi.case.cancel': 'Cancel request',
+    'afterSaleUi.case.cancelNote': 'Changed your mind? You can withdraw the request until the parcel is on its way.',
     'afterSaleUi.case.cancelTitle': 'Cancel this request?',
     'afterSaleUi.case.cancelText':
       'Request {caseNo} will be withdrawn. You can ask again while the after-sale window is open.',
@@ -173,6 +174,7 @@ export const afterSaleUiMessages = defineMessages({
     'afterSaleUi.case.confirmExchangeTitle': '确认已收到换货？',
     'afterSaleUi.case.confirmExchangeText': '请在收到换货后再确认，确认后本次售后将完成。',
     'afterSaleUi.case.cancel': '取消申请',
+    'afterSaleUi.case.cancelNote': '改变主意了？在寄出商品前都可以撤回申请。',
     'afterSaleUi.case.cancelTitle': '确定取消该申请吗？',
     'afterSaleUi.case.cancelText': '售后申请 {caseNo} 将被撤回。售后期内您可以重新申请。',
     'afterSaleUi.actor.buyer': '我',

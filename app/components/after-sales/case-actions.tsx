@@ -1,6 +1,5 @@
 import { useRef, useState } from 'react';
 import { Form, useNavigation, useSubmit } from 'react-router';
-import type { AfterSaleDetail } from '../../../server/domains/after-sales/after-sales.schemas';
 import { useT } from '~/lib/i18n';
 import { ConfirmDialog } from '../account/image-upload';
 import { ImageUploads } from '../account/image-uploads';
@@ -146,33 +145,21 @@ export function AppealForm({ answer }: { answer: AfterSaleFormAnswer | undefined
   );
 }
 
-/** The buyer's moves the case allows now, beside its heading. */
-export function CaseMoves({ detail }: { detail: AfterSaleDetail }) {
+/** Withdraws the request (while the shop has not answered, or the parcel is not sent yet), after asking. */
+export function CancelMove({ caseNo }: { caseNo: string }) {
   const t = useT();
-  if (!detail.can_cancel && !detail.can_confirm_exchange) return null;
   return (
-    <div className="order-actions as-moves">
-      {detail.can_confirm_exchange ? (
-        <ConfirmedMove
-          intent="confirm"
-          variant="primary"
-          label={t('afterSaleUi.case.confirmExchange')}
-          title={t('afterSaleUi.case.confirmExchangeTitle')}
-          text={t('afterSaleUi.case.confirmExchangeText')}
-          testId="after-sale-confirm"
-        />
-      ) : null}
-      {detail.can_cancel ? (
-        <ConfirmedMove
-          intent="cancel"
-          variant="danger"
-          tone="danger"
-          label={t('afterSaleUi.case.cancel')}
-          title={t('afterSaleUi.case.cancelTitle')}
-          text={t('afterSaleUi.case.cancelText', { caseNo: detail.case_no })}
-          testId="after-sale-cancel"
-        />
-      ) : null}
+    <div className="as-moves">
+      <ConfirmedMove
+        intent="cancel"
+        variant="danger"
+        tone="danger"
+        label={t('afterSaleUi.case.cancel')}
+        title={t('afterSaleUi.case.cancelTitle')}
+        text={t('afterSaleUi.case.cancelText', { caseNo })}
+        testId="after-sale-cancel"
+      />
+      <p className="as-moves__note">{t('afterSaleUi.case.cancelNote')}</p>
     </div>
   );
 }

@@ -3,7 +3,7 @@ import type { AfterSaleSummary } from '../../../server/domains/after-sales/after
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { formatDate } from '~/lib/dates';
 import { AmountText } from '../checkout/order-summary';
-import { CaseStatusChip, LineThumb } from './case-parts';
+import { caseTone, CaseStatusChip, LineThumb } from './case-parts';
 
 /** My Orders' After-Sales tab: the buyer's cases, newest first, each a card leading to its page. */
 export function AfterSaleCards({ cases }: { cases: AfterSaleSummary[] }) {
@@ -22,6 +22,8 @@ function AfterSaleCard({ item }: { item: AfterSaleSummary }) {
   const href = localePath(locale, `/my/after-sale/${item.id}`);
   const first = item.lines[0];
   const view = { currency: item.currency, display_currency: item.display_currency };
+  const tone = caseTone(item.state);
+  const voided = tone === 'rejected' || tone === 'muted';
   return (
     <li className="order-card as-card" data-testid="after-sale-card" data-case-no={item.case_no}>
       <div className="order-card__head">
@@ -52,7 +54,10 @@ function AfterSaleCard({ item }: { item: AfterSaleSummary }) {
           ) : (
             <>
               <span className="order-card__total-label">{t('afterSaleUi.estimatedRefund')}</span>
-              <AmountText amount={item.estimate} view={view} strong />
+              {/* Struck through once the case was refused or withdrawn: that money is not coming. */}
+              <span className={voided ? 'as-card__void' : undefined}>
+                <AmountText amount={item.estimate} view={view} strong />
+              </span>
             </>
           )}
         </span>

@@ -9,8 +9,8 @@ import { orderTabHref } from '~/lib/order-tabs';
 import { CheckoutCard } from '../checkout/checkout-card';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from '../checkout/icons';
 import { AmountText } from '../checkout/order-summary';
-import { AppealForm, CaseMoves, TrackingForm } from './case-actions';
-import { CaseStatusChip, LineThumb, PhotoThumbs } from './case-parts';
+import { AppealForm, CancelMove, ConfirmedMove, TrackingForm } from './case-actions';
+import { caseTone, CaseStatusChip, LineThumb, PhotoThumbs } from './case-parts';
 import type { AfterSaleFormAnswer } from './form-answer';
 
 type CaseState = AfterSaleDetail['state'];
@@ -106,7 +106,6 @@ export function AfterSaleCasePage({
         </p>
       ) : null}
       <Milestones detail={detail} />
-      <CaseMoves detail={detail} />
 
       <div className="as-layout as-case">
         <div className="checkout-main">
@@ -209,6 +208,7 @@ export function AfterSaleCasePage({
               </div>
             ) : null}
           </CheckoutCard>
+          {detail.can_cancel ? <CancelMove caseNo={detail.case_no} /> : null}
         </div>
 
         <aside className="checkout-main as-layout__aside">
@@ -262,7 +262,7 @@ function NextStep({ detail, answer }: { detail: AfterSaleDetail; answer: AfterSa
           {t('afterSaleUi.case.rejectedTitle')}
         </h2>
         {detail.rejection_text ? <p className="as-callout__lead">{detail.rejection_text}</p> : null}
-        {detail.shop_message ? <ShopMessage text={detail.shop_message} /> : null}
+        {detail.shop_message ? <ShopMessage text={detail.shop_message} captioned /> : null}
         {detail.can_appeal ? (
           <>
             <p className="as-callout__text">{t('afterSaleUi.case.appealIntro')}</p>
@@ -304,25 +304,6 @@ function NextStep({ detail, answer }: { detail: AfterSaleDetail; answer: AfterSa
       </section>,
     );
   }
-  if (detail.return_tracking_no) {
-    cards.push(
-      <section key="parcel" className="checkout-card" aria-labelledby={`${id}-parcel`}>
-        <h2 className="checkout-card__title" id={`${id}-parcel`}>
-          {t('afterSaleUi.case.yourParcel')}
-        </h2>
-        <dl className="detail-list" data-testid="after-sale-return-tracking">
-          <div>
-            <dt>{t('field.carrier')}</dt>
-            <dd>{detail.return_carrier}</dd>
-          </div>
-          <div>
-            <dt>{t('field.tracking_no')}</dt>
-            <dd className="as-mono">{detail.return_tracking_no}</dd>
-          </div>
-        </dl>
-      </section>,
-    );
-  }
   if (detail.exchange_shipment) {
     const shipment = detail.exchange_shipment;
     cards.push(
@@ -354,19 +335,49 @@ function NextStep({ detail, answer }: { detail: AfterSaleDetail; answer: AfterSa
           </div>
         </dl>
         {detail.can_confirm_exchange ? (
-          <p className="as-callout__text">{t('afterSaleUi.case.replacementIntro')}</p>
+          <>
+            <p className="as-callout__text">{t('afterSaleUi.case.replacementIntro')}</p>
+            <ConfirmedMove
+              intent="confirm"
+              variant="primary"
+              label={t('afterSaleUi.case.confirmExchange')}
+              title={t('afterSaleUi.case.confirmExchangeTitle')}
+              text={t('afterSaleUi.case.confirmExchangeText')}
+              testId="after-sale-confirm"
+            />
+          </>
         ) : null}
+      </section>,
+    );
+  }
+  if (detail.return_tracking_no) {
+    cards.push(
+      <section key="parcel" className="checkout-card" aria-labelledby={`${id}-parcel`}>
+        <h2 className="checkout-card__title" id={`${id}-parcel`}>
+          {t('afterSaleUi.case.yourParcel')}
+        </h2>
+        <dl className="detail-list" data-testid="after-sale-return-tracking">
+          <div>
+            <dt>{t('field.carrier')}</dt>
+            <dd>{detail.return_carrier}</dd>
+          </div>
+          <div>
+            <dt>{t('field.tracking_no')}</dt>
+            <dd className="as-mono">{detail.return_tracking_no}</dd>
+          </div>
+        </dl>
       </section>,
     );
   }
   return <>{cards}</>;
 }
 
-function ShopMessage({ text }: { text: string }) {
+/** The shop's words, quoted; `captioned` says who wrote them where the card's title does not. */
+function ShopMessage({ text, captioned = false }: { text: string; captioned?: boolean }) {
   const t = useT();
   return (
     <figure className="as-quote" data-testid="after-sale-shop-message">
-      <figcaption className="as-quote__by">{t('afterSaleUi.case.fromShop')}</figcaption>
+      {captioned ? <figcaption className="as-quote__by">{t('afterSaleUi.case.fromShop')}</figcaption> : null}
       <blockquote className="as-prewrap">{text}</blockquote>
     </figure>
   );
@@ -383,7 +394,7 @@ function Timeline({ detail }: { detail: AfterSaleDetail }) {
   const locale = useLocale();
   const last = detail.timeline.length - 1;
   return (
-    <ol className="as-timeline" data-testid="after-sale-timeline">
+    <ol className="as-timeline" data-tone={caseTone(detail.state)} data-testid="after-sale-timeline">
       {detail.timeline.map((entry, index) => {
         const actor = ACTOR_KEYS[entry.actor];
         return (

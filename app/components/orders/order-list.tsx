@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import type { AfterSalePage } from '../../../server/domains/after-sales/after-sales.schemas';
 import type { OrderCounts, OrderPage, OrderSummary } from '../../../server/domains/orders/orders.schemas';
@@ -29,6 +30,16 @@ export function OrderList({
   const locale = useLocale();
   const { page } = list;
   const base = localePath(locale, '/my/order');
+  const tabs = useRef<HTMLElement>(null);
+
+  // On a phone the tabs scroll sideways: bring the current one (After-Sales is the last) into view.
+  useEffect(() => {
+    const nav = tabs.current;
+    const current = nav?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (!nav || !current || nav.scrollWidth <= nav.clientWidth) return;
+    const offset = current.getBoundingClientRect().left - nav.getBoundingClientRect().left;
+    nav.scrollLeft += offset - (nav.clientWidth - current.offsetWidth) / 2;
+  }, [tab]);
   const pages = Math.max(1, Math.ceil(page.total / page.page_size));
   const hrefFor = (nextTab: OrderTab, nextPage = 1) => orderTabHref(base, nextTab, nextPage);
 
@@ -37,7 +48,7 @@ export function OrderList({
       <header className="checkout-head">
         <h1 className="checkout-title">{t('orders.title')}</h1>
       </header>
-      <nav className="order-tabs" aria-label={t('orders.tabs')}>
+      <nav className="order-tabs" aria-label={t('orders.tabs')} ref={tabs}>
         {ORDER_TABS.map((item) => {
           const count = counts?.[ORDER_TAB_COUNT[item]] ?? 0;
           return (
