@@ -48,7 +48,7 @@ function AfterSaleCard({ item }: { item: AfterSaleSummary }) {
         <span className="order-card__total">
           {item.type === 30 ? (
             <>
-              <span className="order-card__total-label">{t('afterSale.type.30')}</span>
+              <span className="order-card__total-label">{t('afterSaleUi.request.wanted')}</span>
               <span className="as-card__wanted">{first?.wanted?.properties ?? ''}</span>
             </>
           ) : (

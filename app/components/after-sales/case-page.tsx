@@ -221,7 +221,7 @@ export function AfterSaleCasePage({
   );
 }
 
-/** The case's milestones as a row of steps (a column on phones); none once it was withdrawn or refused. */
+/** The case's milestones as a row of steps (on narrow screens the current one named below); none once it was withdrawn or refused. */
 function Milestones({ detail }: { detail: AfterSaleDetail }) {
   const t = useT();
   if (detail.state === 'rejected' || detail.state === 'cancelled' || detail.state === 'closed') return null;
@@ -229,19 +229,32 @@ function Milestones({ detail }: { detail: AfterSaleDetail }) {
   visited.add(detail.state);
   const steps = STEPS[detail.type].map((step) => ({ ...step, reached: step.states.some((s) => visited.has(s)) }));
   const current = steps.findLastIndex((step) => step.reached);
+  const currentStep = steps[current];
   return (
-    <ol className="as-steps" aria-label={t('afterSaleUi.case.progress')}>
-      {steps.map((step, index) => (
-        <li
-          key={step.key}
-          className={`as-steps__item${step.reached ? ' is-done' : ''}${index === current ? ' is-current' : ''}`}
-          aria-current={index === current ? 'step' : undefined}
-        >
-          <span className="as-steps__dot" aria-hidden />
-          <span className="as-steps__label">{t(`afterSaleUi.step.${step.key}`)}</span>
-        </li>
-      ))}
-    </ol>
+    <div className="as-steps">
+      <ol className="as-steps__list" aria-label={t('afterSaleUi.case.progress')}>
+        {steps.map((step, index) => (
+          <li
+            key={step.key}
+            className={`as-steps__item${step.reached ? ' is-done' : ''}${index === current ? ' is-current' : ''}`}
+            aria-current={index === current ? 'step' : undefined}
+          >
+            <span className="as-steps__dot" aria-hidden />
+            <span className="as-steps__label">{t(`afterSaleUi.step.${step.key}`)}</span>
+          </li>
+        ))}
+      </ol>
+      {/* Narrow screens show this line instead of a label under every dot. */}
+      {currentStep ? (
+        <p className="as-steps__caption" aria-hidden>
+          {t('afterSaleUi.case.stepOf', {
+            step: current + 1,
+            steps: steps.length,
+            name: t(`afterSaleUi.step.${currentStep.key}`),
+          })}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
