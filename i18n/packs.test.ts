@@ -93,6 +93,7 @@ const ACCOUNT_PAGES = sources(
   'app/components/address/',
   'app/components/checkout/',
   'app/components/orders/',
+  'app/components/after-sales/',
   'app/components/cart/',
   ...[
     'account-guard',
@@ -105,6 +106,8 @@ const ACCOUNT_PAGES = sources(
     'orders',
     'pay',
     'result',
+    'after-sale-request',
+    'after-sale-detail',
   ].map((route) => `app/routes/${route}.tsx`),
 );
 

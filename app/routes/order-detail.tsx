@@ -28,12 +28,11 @@ export async function loader({ context, params }: Route.LoaderArgs) {
           .catch(() => [])
       : [],
     afterSales.requestableOrderIds(context.ctx, user.id, [order.id]),
-    // The buyer's cases, of which this order's (the service has no per-order filter for buyers;
-    // a buyer has a handful of cases, and only a paid order can have any).
+    // Only a paid order can have cases.
     order.pay_status === PAY_STATUS.paid
       ? afterSales
-          .listAfterSales(context.ctx, { userId: user.id, page: 1, page_size: 100, locale })
-          .then((page) => page.records.filter((item) => item.order_id === order.id))
+          .listAfterSales(context.ctx, { userId: user.id, orderId: order.id, page: 1, page_size: 100, locale })
+          .then((page) => page.records)
       : [],
   ]);
   return { order, events, canRequestAfterSale: requestable.has(order.id), cases };

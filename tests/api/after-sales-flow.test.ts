@@ -91,6 +91,10 @@ describe('a return and refund', () => {
     expect(list.body.data.records.map((record: { id: number; status: number }) => [record.id, record.status])).toEqual([
       [caseId, 1],
     ]);
+    const ofThisOrder = await order.buyer.call(`/v1/order/afterSaleList?order_id=${order.orderId}`);
+    expect(ofThisOrder.body.data.total).toBe(1);
+    const ofAnother = await order.buyer.call(`/v1/order/afterSaleList?order_id=${order.orderId + 100_000}`);
+    expect(ofAnother.body.data).toMatchObject({ records: [], total: 0 });
     const counts = await order.buyer.call('/v1/order/countByStatus');
     expect(counts.body.data).toMatchObject({ all: 1, after_sales: 1, by_status: { '40': 1 } });
 
@@ -121,16 +125,23 @@ describe('a return and refund', () => {
     expect(received.status).toBe(200);
     expect(received.body.data.state).toBe('received');
 
-    const refunded = await owner.request(`/v1/admin/after-sales/${caseId}/refund`, {
-      method: 'POST',
-      body: { idempotency_key: key() },
-    });
-    expect(refunded.status).toBe(200);
-    expect(refunded.body.data.state).toBe('refunding');
+    // The same click sent twice at once: one refund, and both answers are the case refunding.
+    const refundKey = key();
+    const [refunded, again] = await Promise.all(
+      [1, 2].map(() =>
+        owner.request(`/v1/admin/after-sales/${caseId}/refund`, {
+          method: 'POST',
+          body: { idempotency_key: refundKey },
+        }),
+      ),
+    );
+    expect([refunded!.status, again!.status]).toEqual([200, 200]);
+    expect(refunded!.body.data.state).toBe('refunding');
     await settledCase(caseId, 'completed');
     expect(await orderStatus(server, order.orderId)).toBe(41);
-    const [refund] = await caseRefunds(server, caseId);
-    expect(refund).toMatchObject({ status: 'succeeded', amountMinor: 12_000 });
+    const refundRows = await caseRefunds(server, caseId);
+    expect(refundRows).toHaveLength(1);
+    expect(refundRows[0]).toMatchObject({ status: 'succeeded', amountMinor: 12_000 });
 
     const detail = await order.buyer.call(`/v1/after-sale/${caseId}`);
     expect(detail.body.data).toMatchObject({ status: 4, state: 'completed', refunds: [{ status: 'succeeded' }] });

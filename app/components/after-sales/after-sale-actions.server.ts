@@ -8,7 +8,6 @@ import {
   afterSaleTrackingBody,
   createAfterSaleBody,
 } from '../../../server/domains/after-sales/after-sales.schemas';
-import { countAttempt } from '../../../server/shared/rate-limits';
 import type { StorefrontLoadContext } from '~/lib/context';
 import { formFields, parseForm, readForm, refusalOf, refusalText } from '~/lib/action-result.server';
 import { localePath } from '~/lib/i18n';
@@ -112,7 +111,6 @@ export async function requestAfterSale(
   if (!parsed.ok) return { ok: false, intent: 'request', error: parsed.error, fields: parsed.fields } as const;
   let caseId: number;
   try {
-    await countAttempt(context.ctx, 'afterSale.user', String(input.userId));
     const created = await context.services.afterSales.createAfterSale(context.ctx, {
       userId: input.userId,
       locale,
@@ -181,7 +179,6 @@ export async function caseAction(
           photos: texts(form.getAll('photos')),
         });
         if (!body.ok) return invalid(body);
-        await countAttempt(context.ctx, 'afterSale.user', String(input.userId));
         await afterSales.appealAfterSale(context.ctx, { ...input, body: body.data });
         return done();
       }

@@ -411,10 +411,27 @@ export async function refundAfterSale(
   id: number,
   body: z.infer<typeof refundAfterSaleBody>,
 ): Promise<AdminAfterSaleDetail> {
-  const [repeated] = await ctx.db.select().from(refunds).where(eq(refunds.idempotencyKey, body.idempotency_key));
-  if (repeated && repeated.afterSaleId === id) return getAdminAfterSale(ctx, id, ctx.locale);
-  // The key names a refund of another case or a staff refund: it is not this case's refund.
-  if (repeated) throw new AfterSaleOperatorRefusal('afterSale.keyReused');
+  const refundOfKey = async () => {
+    const [repeated] = await ctx.db.select().from(refunds).where(eq(refunds.idempotencyKey, body.idempotency_key));
+    if (repeated && repeated.afterSaleId === id) return getAdminAfterSale(ctx, id, ctx.locale);
+    // The key names a refund of another case or a staff refund: it is not this case's refund.
+    if (repeated) throw new AfterSaleOperatorRefusal('afterSale.keyReused');
+    return null;
+  };
+  const repeated = await refundOfKey();
+  if (repeated) return repeated;
+  try {
+    return await payOut(ctx, id, body.idempotency_key);
+  } catch (error) {
+    // The same request twice at once: the second waited on the case's lock and found it refunding
+    // with the first's refund, which is its own.
+    const madeMeanwhile = error instanceof AppError && error.kind === 'conflict' ? await refundOfKey() : null;
+    if (madeMeanwhile) return madeMeanwhile;
+    throw error;
+  }
+}
+
+function payOut(ctx: StaffActing & { locale: Locale }, id: number, idempotencyKey: string) {
   return operatorMove(ctx, id, async (t, loaded) => {
     const { row } = loaded;
     // Checked before the refund is written: a case not in a refundable state makes no refund.
@@ -426,7 +443,7 @@ export async function refundAfterSale(
       orderId: row.orderId,
       amountMinor: amount,
       reason: `${typeText(ctx.locale, row.type)} ${row.caseNo}`,
-      idempotencyKey: body.idempotency_key,
+      idempotencyKey,
       afterSaleId: row.id,
     });
     return {

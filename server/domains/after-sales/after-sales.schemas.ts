@@ -66,6 +66,8 @@ export const afterSaleAppealBody = z.object({
 export const afterSaleListQuery = z.object({
   page: z.coerce.number().int().min(1).max(10_000).default(1),
   page_size: z.coerce.number().int().min(1).max(100).default(10),
+  /** Only this order's cases (the order page). */
+  order_id: rowIdFromText.optional(),
 });
 
 // Answers

@@ -15,6 +15,7 @@ import { uniqueViolation, AppError, BadRequestError, NotFoundError } from '../..
 import { AFTER_SALE_REASONS } from '../../db/schema/after-sales';
 import { AFTER_SALE_TYPE, ORDER_STATUS, PAY_STATUS, type AfterSaleType } from '../../shared/order-status';
 import { loadSkuFacts, propertiesText } from '../catalog/sku-facts';
+import { countAttempt } from '../../shared/rate-limits';
 import { lockOrder, type OrderRow } from '../orders/order-state';
 import { countOrdersByStatus } from '../orders/orders.service';
 import type { OrderCounts } from '../orders/orders.schemas';
@@ -282,6 +283,8 @@ export async function createAfterSale(
   const { body } = input;
   const repeated = await caseByKey(ctx, input.userId, body.idempotency_key);
   if (repeated) return repeatedCase(ctx, repeated, body.order_id, input.locale);
+  // Counted for every door (the API and the request page); a repeat above is free.
+  await countAttempt(ctx, 'afterSale.user', String(input.userId));
   if (needsPhotos(body.reason) && body.photos.length === 0) throw new BadRequestError('afterSale.photosRequired');
   if (body.photos.length > 0 && !(await ownedPrivateUploads(ctx, input.userId, body.photos)))
     throw new BadRequestError('afterSale.photoInvalid');
@@ -435,15 +438,19 @@ export async function getAfterSale(
   return detailOf(ctx, await ownCase(ctx, input.userId, input.id), input.locale);
 }
 
-/** `GET /v1/order/afterSaleList`: the buyer's cases, newest first (the After-Sales tab). */
+/** `GET /v1/order/afterSaleList`: the buyer's cases, newest first (the After-Sales tab), or one order's (`orderId`). */
 export async function listAfterSales(
   ctx: AppContext,
-  input: { userId: number; page: number; page_size: number; locale: Locale },
+  input: { userId: number; page: number; page_size: number; locale: Locale; orderId?: number },
 ): Promise<AfterSalePage> {
+  const mine = and(
+    eq(afterSales.userId, input.userId),
+    input.orderId === undefined ? undefined : eq(afterSales.orderId, input.orderId),
+  );
   const rows = await ctx.db
     .select({ row: afterSales, total: sql<number>`count(*) over ()`.mapWith(Number) })
     .from(afterSales)
-    .where(eq(afterSales.userId, input.userId))
+    .where(mine)
     .orderBy(desc(afterSales.createdAt), desc(afterSales.id))
     .limit(input.page_size)
     .offset((input.page - 1) * input.page_size);
@@ -457,7 +464,7 @@ export async function listAfterSales(
     const [counted] = await ctx.db
       .select({ n: sql<number>`count(*)`.mapWith(Number) })
       .from(afterSales)
-      .where(eq(afterSales.userId, input.userId));
+      .where(mine);
     total = counted?.n ?? 0;
   }
   return {
@@ -518,10 +525,11 @@ export function addReturnTracking(
 }
 
 /** `PUT /v1/after-sale/:id/appeal`: once, within APPEAL_DAYS of the rejection, with new words and photos. */
-export function appealAfterSale(
+export async function appealAfterSale(
   ctx: AppContext,
   input: { userId: number; id: number; locale: Locale; body: z.infer<typeof afterSaleAppealBody> },
 ): Promise<AfterSaleDetail> {
+  await countAttempt(ctx, 'afterSale.user', String(input.userId));
   return buyerMove(ctx, input, async (t, row) => {
     if (row.state === 'rejected' && row.appealed) throw new AfterSaleRefusal('afterSale.appealUsed');
     if (row.state === 'rejected' && row.deadline && row.deadline <= new Date())

@@ -24,7 +24,6 @@ import {
   getAfterSale,
   listAfterSales,
 } from '../../domains/after-sales/after-sales.service';
-import { countAttempt } from '../../shared/rate-limits';
 import { requireUser, signedInBuyer } from '../auth';
 import { answers, ok } from '../envelope';
 
@@ -59,12 +58,15 @@ export const afterSaleRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags: ['order', ...tags],
-        summary: "My after-sale requests, newest first, with SPEC's after-sale status (1-4)",
+        summary: "My after-sale requests, newest first, with SPEC's after-sale status (1-4); order_id: one order's",
         querystring: afterSaleListQuery,
         response: answers(afterSalePage, 'invalid', 'login'),
       },
     },
-    async (request) => ok(await listAfterSales(request.ctx, { ...signedInBuyer(request), ...request.query })),
+    async (request) => {
+      const { order_id: orderId, ...paging } = request.query;
+      return ok(await listAfterSales(request.ctx, { ...signedInBuyer(request), ...paging, orderId }));
+    },
   );
 
   app.get(
@@ -107,9 +109,7 @@ export const afterSaleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const buyer = signedInBuyer(request);
-      await countAttempt(request.ctx, 'afterSale.user', String(buyer.userId));
-      const detail = await createAfterSale(request.ctx, { ...buyer, body: request.body });
+      const detail = await createAfterSale(request.ctx, { ...signedInBuyer(request), body: request.body });
       return ok(detail, translate(request.ctx.locale, 'afterSale.done.requested'));
     },
   );
@@ -160,9 +160,11 @@ export const afterSaleRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const buyer = signedInBuyer(request);
-      await countAttempt(request.ctx, 'afterSale.user', String(buyer.userId));
-      const detail = await appealAfterSale(request.ctx, { ...buyer, id: request.params.id, body: request.body });
+      const detail = await appealAfterSale(request.ctx, {
+        ...signedInBuyer(request),
+        id: request.params.id,
+        body: request.body,
+      });
       return ok(detail, translate(request.ctx.locale, 'afterSale.done.appealed'));
     },
   );
