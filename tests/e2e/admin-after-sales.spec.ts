@@ -161,7 +161,8 @@ describe('the queue and the case page', () => {
     await page.getByLabel('Type').selectOption('');
     await page.waitForURL((url) => !url.searchParams.has('type'));
 
-    await page.getByRole('link', { name: fresh.caseNo }).click();
+    // The whole row opens the case (its case number's link covers it).
+    await page.locator('.data-table tbody tr', { hasText: fresh.caseNo }).click({ position: { x: 500, y: 10 } });
     await page.getByRole('heading', { level: 1, name: `Case ${fresh.caseNo}` }).waitFor();
     expect(await page.locator('.desk-request').innerText()).toContain('The collar is torn');
 

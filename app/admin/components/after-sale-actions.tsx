@@ -197,9 +197,7 @@ function ApproveDialog({ detail, onClose, onDone }: DialogProps) {
   }, [returnlessAllowed, form]);
 
   const approve = useAction(async (body: ApproveBody) => {
-    await adminApi(`/after-sales/${detail.id}/approve`, {
-      body: refunds ? body : { ...body, amount_minor: undefined },
-    });
+    await adminApi(`/after-sales/${detail.id}/approve`, { body });
     await onDone(t('console.afterSales.approve.done'));
   });
   const errors = form.formState.errors;

@@ -296,7 +296,7 @@ export default function AfterSaleDetailPage() {
 
           <AfterSaleCard title={t('console.afterSales.case.timeline')}>
             <ol className="timeline">
-              {[...detail.timeline].reverse().map((entry, index) => (
+              {detail.timeline.map((entry, index) => (
                 <li key={index} className="timeline__item timeline__item--status">
                   <time dateTime={entry.at}>{formatDateTime(entry.at, locale)}</time>
                   <span className="timeline__title">{entry.text}</span>

@@ -7,6 +7,7 @@ import {
   type ClientLoaderFunctionArgs,
 } from 'react-router';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { AFTER_SALE_QUEUES } from '../../../server/domains/after-sales/after-sales.schemas';
 import { AFTER_SALE_TYPES } from '../../../server/shared/order-status';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
@@ -28,15 +29,6 @@ import {
  * The after-sale desk's queue (docs/console.md, "After-sale desk"): one tab per queue with its
  * count, the cases nearest their deadline first, the queue, type and page kept in the URL.
  */
-const QUEUES = [
-  'open',
-  'requested',
-  'awaiting_parcel',
-  'in_transit',
-  'received',
-  'refunding',
-  'finished',
-] as const satisfies readonly AfterSaleQueue[];
 const LIST_PARAMS = ['queue', 'type', 'page'] as const;
 const PAGE_SIZE = 25;
 
@@ -71,7 +63,7 @@ export default function AfterSalesPage() {
   const t = useConsoleT();
   const navigation = useNavigation();
   const [search, setSearch] = useSearchParams();
-  const queue: AfterSaleQueue = QUEUES.find((name) => name === search.get('queue')) ?? 'open';
+  const queue: AfterSaleQueue = AFTER_SALE_QUEUES.find((name) => name === search.get('queue')) ?? 'open';
   const type = search.get('type') ?? '';
 
   const columns = useMemo(
@@ -202,7 +194,7 @@ export default function AfterSalesPage() {
       <div className="desk-queue">
         <div className="desk-queue__bar">
           <nav className="desk-tabs" aria-label={t('console.afterSales.queues')}>
-            {QUEUES.map((name) => {
+            {AFTER_SALE_QUEUES.map((name) => {
               const count = page.counts[name];
               return (
                 <Link
