@@ -171,12 +171,15 @@ describe('GET /v1/upload/private/:id', () => {
     }
   });
 
-  it('serves signed-in staff who may read orders, and nobody else on the console', async () => {
+  it('serves signed-in staff who may read orders or after-sales, and nobody else on the console', async () => {
     const reader = await createSignedInStaff(server, { permissions: ['orders:read'] });
     const answer = await fetchImage(photoUrl, { cookie: `staff_session=${reader.cookies.staff_session}` });
     expect(answer.status).toBe(200);
     expect(answer.headers['content-type']).toBe('image/webp');
     expect(answer.headers['cache-control']).toBe('private, max-age=3600');
+    const afterSalesReader = await createSignedInStaff(server, { permissions: ['aftersales:read'] });
+    const seen = await fetchImage(photoUrl, { cookie: `staff_session=${afterSalesReader.cookies.staff_session}` });
+    expect(seen.status).toBe(200);
 
     const cataloguer = await createSignedInStaff(server, { permissions: ['catalog:write'] });
     const refused = await fetchImage(photoUrl, { cookie: `staff_session=${cataloguer.cookies.staff_session}` });

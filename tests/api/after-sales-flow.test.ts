@@ -98,6 +98,17 @@ describe('a return and refund', () => {
     const counts = await order.buyer.call('/v1/order/countByStatus');
     expect(counts.body.data).toMatchObject({ all: 1, after_sales: 1, by_status: { '40': 1 } });
 
+    const desk = await owner.request(`/v1/admin/after-sales/${caseId}`);
+    expect(desk.body.data.operator_can).toEqual({
+      approve: true,
+      approve_returnless: true,
+      reject: true,
+      receive: false,
+      refund: false,
+      ship_exchange: false,
+    });
+    const ofOrder = await owner.request(`/v1/admin/after-sales?queue=all&order_id=${order.orderId}`);
+    expect(ofOrder.body.data.records.map((record: { id: number }) => record.id)).toEqual([caseId]);
     const approved = await owner.request(`/v1/admin/after-sales/${caseId}/approve`, {
       method: 'POST',
       body: { message: 'Sorry about that. Please send it back.' },
@@ -124,6 +135,12 @@ describe('a return and refund', () => {
     });
     expect(received.status).toBe(200);
     expect(received.body.data.state).toBe('received');
+    expect(received.body.data.operator_can).toMatchObject({
+      approve: false,
+      reject: true,
+      receive: false,
+      refund: true,
+    });
 
     // The same click sent twice at once: one refund, and both answers are the case refunding.
     const refundKey = key();

@@ -177,7 +177,7 @@ describe('permissions', () => {
     const nav = page.getByRole('navigation').filter({ has: page.locator('.console-nav__link') });
     await nav.waitFor();
     const entries = await nav.locator('.console-nav__text').allInnerTexts();
-    expect(entries).toEqual(['Home', 'Orders', 'Profile']);
+    expect(entries).toEqual(['Home', 'Orders', 'After-sales', 'Profile']);
   });
 
   it("names each role's permissions in words, with the identifier as a hint", async () => {

@@ -76,7 +76,7 @@ describe('the console journey', () => {
     await packer.waitForURL(`${suite.server.url}/admin`);
     await expect
       .poll(() => packer.locator('.console-nav .console-nav__text').allInnerTexts())
-      .toEqual(['Home', 'Orders', 'Profile']);
+      .toEqual(['Home', 'Orders', 'After-sales', 'Profile']);
     await packer.goto(`${suite.server.url}/admin/orders/${orderId}`);
     await packer.getByRole('heading', { name: /^Order / }).waitFor();
     expect(await packer.getByRole('button', { name: 'Refund' }).count()).toBe(0);

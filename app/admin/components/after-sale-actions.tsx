@@ -13,7 +13,6 @@ import { adminApi, newIdempotencyKey } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT } from '../lib/console-context';
 import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import { ErrorNotice, Field, useAction } from './ui';
-import { caseMoves } from './after-sale-parts';
 
 /**
  * The operator's moves on a case (docs/console.md, "After-sale desk"): the buttons its state
@@ -30,13 +29,13 @@ type Move = 'approve' | 'reject' | 'receive' | 'refund' | 'ship';
 /** The moves this member may make on the case now: its state allows them and their role grants them. */
 export function useVisibleMoves(detail: Detail) {
   const can = useCan();
-  const moves = caseMoves(detail);
+  const moves = detail.operator_can;
   const manage = can('aftersales:manage');
   const show = {
     approve: manage && moves.approve,
     reject: manage && moves.reject,
     receive: manage && moves.receive,
-    ship: manage && moves.shipExchange,
+    ship: manage && moves.ship_exchange,
     refund: can('payments:refund') && moves.refund,
   };
   return { ...show, any: Object.values(show).some(Boolean), refundByOther: moves.refund && !show.refund };
@@ -187,7 +186,9 @@ function ApproveDialog({ detail, onClose, onDone }: DialogProps) {
   const [amountText, setAmountText] = useState(refunds ? minorToMajorText(suggested(false), detail.currency) : '');
   const amount = form.watch('amount_minor');
   const returnlessAllowed =
-    detail.type === 20 && typeof amount === 'number' && amount < detail.returnless_below.amount_minor;
+    detail.operator_can.approve_returnless &&
+    typeof amount === 'number' &&
+    amount < detail.returnless_below.amount_minor;
   const setAmount = (minor: number) => {
     setAmountText(minorToMajorText(minor, detail.currency));
     form.setValue('amount_minor', minor, { shouldValidate: form.formState.isSubmitted });

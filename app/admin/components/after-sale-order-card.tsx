@@ -12,8 +12,8 @@ import {
 } from './after-sale-parts';
 
 /**
- * The order page's "After-sale cases" card: every case of the order, open and finished (the
- * queue endpoint answers one or the other, so it is asked twice), oldest first. Null for a
+ * The order page's "After-sale cases" card: every case of the order, open and finished, oldest
+ * first. Null for a
  * member whose role may not read after-sales: the card is left out.
  */
 export async function orderAfterSales(
@@ -22,12 +22,11 @@ export async function orderAfterSales(
 ): Promise<AfterSaleRow[] | null> {
   const { staff } = await consoleSession();
   if (!orderId || !staff?.permissions.includes('aftersales:read')) return null;
-  const pages = await Promise.all(
-    (['open', 'finished'] as const).map((queue) =>
-      adminApi<AfterSalePage>('/after-sales', { query: { order_id: orderId, queue, page_size: 100 }, signal }),
-    ),
-  );
-  return pages.flatMap((page) => page.records).sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
+  const page = await adminApi<AfterSalePage>('/after-sales', {
+    query: { order_id: orderId, queue: 'all', page_size: 100 },
+    signal,
+  });
+  return [...page.records].sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id - b.id);
 }
 
 export function AfterSaleOrderCard({ cases }: { cases: readonly AfterSaleRow[] }) {

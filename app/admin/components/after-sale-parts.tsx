@@ -12,8 +12,8 @@ import { Pill } from './ui';
 
 /**
  * What the after-sale desk's pages share: the shapes of the admin API's answers, the words and
- * tints of a case's type and state, the time left to its deadline, and which moves its state
- * allows (docs/console.md, "After-sale desk").
+ * tints of a case's type and state and the time left to its deadline (docs/console.md,
+ * "After-sale desk"). Which moves a case allows comes from the server (`operator_can`).
  */
 
 export type AfterSalePage = z.infer<typeof adminAfterSalePage>;
@@ -30,6 +30,7 @@ export const QUEUE_LABELS: Record<AfterSaleQueue, MessageKey> = {
   received: 'console.afterSales.queue.received',
   refunding: 'console.afterSales.queue.refunding',
   finished: 'console.afterSales.queue.finished',
+  all: 'console.afterSales.queue.all',
 };
 
 export const CASE_TYPE_LABELS: Record<CaseType, MessageKey> = {
@@ -113,18 +114,6 @@ export function TimeLeft({ ms, title }: { ms: number | null; title?: string }) {
  * checked return; ship an exchange's replacement once its parcel is checked; refuse a
  * returned parcel that is not what was sold.
  */
-export function caseMoves(detail: Pick<AdminAfterSaleDetail, 'state' | 'type' | 'approved'>) {
-  const { state, type } = detail;
-  const refundable = detail.approved !== null && detail.approved.amount_minor > 0;
-  return {
-    approve: state === 'requested',
-    reject: state === 'requested' || (state === 'received' && type !== 10),
-    receive: state === 'awaiting_parcel' || state === 'in_transit',
-    refund: refundable && (state === 'approved' || (state === 'received' && type === 20)),
-    shipExchange: state === 'received' && type === 30,
-  };
-}
-
 /** A titled card of the console (the order page's look), with an optional link or button beside the title. */
 export function AfterSaleCard({ title, extra, children }: { title: string; extra?: ReactNode; children: ReactNode }) {
   const headingId = useId();

@@ -10,7 +10,7 @@ import type { MessageKey } from '../../../i18n';
 import { ErrorNotice, Notice, PageHeader, Pill } from '../components/ui';
 import { CaseActions, useVisibleMoves } from '../components/after-sale-actions';
 import { CasePhotos } from '../components/after-sale-photos';
-import { AfterSaleCard, CASE_TYPE_LABELS, CaseStatePill, TimeLeft, caseMoves } from '../components/after-sale-parts';
+import { AfterSaleCard, CASE_TYPE_LABELS, CaseStatePill, TimeLeft } from '../components/after-sale-parts';
 
 /**
  * One after-sale case (docs/console.md, "After-sale desk"): what the buyer asked for and why,
@@ -388,7 +388,7 @@ export default function AfterSaleDetailPage() {
 function NextStep({ detail }: { detail: AdminAfterSaleDetail }) {
   const t = useConsoleT();
   const key = nextStepKey(detail);
-  const anyMove = Object.values(caseMoves(detail)).some(Boolean);
+  const anyMove = Object.values(detail.operator_can).some(Boolean);
   const visible = useVisibleMoves(detail);
   return (
     <p className={`desk-next${key === 'console.afterSales.next.finished' ? ' desk-next--done' : ''}`} role="note">

@@ -194,7 +194,8 @@ export default function AfterSalesPage() {
       <div className="desk-queue">
         <div className="desk-queue__bar">
           <nav className="desk-tabs" aria-label={t('console.afterSales.queues')}>
-            {AFTER_SALE_QUEUES.map((name) => {
+            {/* `all` serves one order's cases (its console page), not the desk's work queues. */}
+            {AFTER_SALE_QUEUES.filter((name) => name !== 'all').map((name) => {
               const count = page.counts[name];
               return (
                 <Link

@@ -13,7 +13,7 @@ import { loadSkuFacts } from '../catalog/sku-facts';
 import { orderStatusText } from '../orders/orders.service';
 import { refundableOf, refundInTransaction } from '../payments/refunds.service';
 import { CARRIERS, findCarrier } from '../tracking/carriers';
-import { FINISHED_CASE_STATES } from './after-sale-lifecycle';
+import { canTakeAction, FINISHED_CASE_STATES, type AfterSaleAction } from './after-sale-lifecycle';
 import { enqueueAfterSaleMail, type AfterSaleMailKind } from './after-sale-mail';
 import { APPEAL_DAYS, daysFrom, windowEndsAt } from './after-sale-policy';
 import { lockCase, moveCase, type AfterSaleRow, type CaseMove } from './after-sale-state';
@@ -56,7 +56,7 @@ class AfterSaleOperatorRefusal extends AppError {
 
 type Queue = (typeof AFTER_SALE_QUEUES)[number];
 
-const QUEUE_STATES: Record<Exclude<Queue, 'open' | 'finished'>, AfterSaleState[]> = {
+const QUEUE_STATES: Record<Exclude<Queue, 'open' | 'finished' | 'all'>, AfterSaleState[]> = {
   requested: ['requested'],
   awaiting_parcel: ['awaiting_parcel'],
   in_transit: ['in_transit'],
@@ -64,7 +64,8 @@ const QUEUE_STATES: Record<Exclude<Queue, 'open' | 'finished'>, AfterSaleState[]
   refunding: ['refunding', 'exchange_shipped'],
 };
 
-function queueCondition(queue: Queue): SQL {
+function queueCondition(queue: Queue): SQL | undefined {
+  if (queue === 'all') return undefined;
   if (queue === 'open') return notInArray(afterSales.state, [...FINISHED_CASE_STATES]);
   if (queue === 'finished') return inArray(afterSales.state, [...FINISHED_CASE_STATES]);
   return inArray(afterSales.state, QUEUE_STATES[queue]);
@@ -114,7 +115,7 @@ export async function listAdminAfterSales(
   const wanted = await wantedSkus(ctx, loaded, locale);
   const now = Date.now();
   const counts: Record<string, number> = Object.fromEntries(
-    AFTER_SALE_QUEUES.filter((q) => q !== 'finished').map((q) => [q, 0]),
+    AFTER_SALE_QUEUES.filter((q) => q !== 'finished' && q !== 'all').map((q) => [q, 0]),
   );
   for (const { state, n } of counted) {
     counts.open = (counts.open ?? 0) + n;
@@ -191,6 +192,20 @@ export async function getAdminAfterSale(ctx: AppContext, id: number, locale: Loc
       text: translate(locale, `afterSale.rejection.${value}`),
     })),
     carriers: CARRIERS.map((carrier) => ({ code: carrier.code, name: pickText(carrier.name, locale) })),
+    operator_can: operatorMoves(row),
+  };
+}
+
+/** What the lifecycle table lets an operator do with the case now; a refund also needs an approved amount. */
+function operatorMoves(row: AfterSaleRow): AdminAfterSaleDetail['operator_can'] {
+  const can = (action: AfterSaleAction) => canTakeAction(row.state, action, 'operator', row.type);
+  return {
+    approve: can('approve'),
+    approve_returnless: can('approveReturnless'),
+    reject: can('reject'),
+    receive: can('receive'),
+    refund: can('refund') && (row.approvedMinor ?? 0) > 0,
+    ship_exchange: can('shipExchange'),
   };
 }
 

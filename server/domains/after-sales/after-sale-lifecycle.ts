@@ -93,3 +93,15 @@ export const FINISHED_CASE_STATES: readonly AfterSaleState[] = ['cancelled', 'cl
 
 /** States that no longer count toward the order (withdrawn or lapsed): their quantities can be asked for again. */
 export const WITHDRAWN_CASE_STATES: readonly AfterSaleState[] = ['cancelled', 'closed'];
+
+/** Whether the table has a move of `action` out of `state` for `actor` and `type`: what a page may offer. */
+export function canTakeAction(
+  state: AfterSaleState,
+  action: AfterSaleAction,
+  actor: AfterSaleActor,
+  type: AfterSaleType,
+): boolean {
+  return AFTER_SALE_TRANSITIONS.some(
+    (row) => row.from === state && row.action === action && row.by.includes(actor) && row.types.includes(type),
+  );
+}

@@ -205,6 +205,8 @@ export const AFTER_SALE_QUEUES = [
   'received',
   'refunding',
   'finished',
+  /** Every case, open or not: one order's cases on its console page. */
+  'all',
 ] as const;
 
 export const adminAfterSaleListQuery = z.object({
@@ -255,6 +257,15 @@ export const adminAfterSaleDetail = afterSaleDetail.extend({
   rejection_options: z.array(z.object({ value: z.enum(AFTER_SALE_REJECTIONS), text: z.string() })),
   /** Carriers the exchange can ship with. */
   carriers: z.array(z.object({ code: z.string(), name: z.string() })),
+  /** The operator's moves the case's state allows now (the lifecycle table); the member's permissions decide the rest. */
+  operator_can: z.object({
+    approve: z.boolean(),
+    approve_returnless: z.boolean(),
+    reject: z.boolean(),
+    receive: z.boolean(),
+    refund: z.boolean(),
+    ship_exchange: z.boolean(),
+  }),
 });
 export type AdminAfterSaleDetail = z.infer<typeof adminAfterSaleDetail>;
 

@@ -55,7 +55,7 @@ export async function storePrivateImage(
 /** Who asks for a private upload: the signed-in buyer, and whether a staff member who may read orders is signed in. */
 export interface PrivateUploadViewer {
   userId: number | null;
-  staffMayReadOrders: boolean;
+  staffMaySeeEvidence: boolean;
 }
 
 /**
@@ -76,7 +76,7 @@ export async function privateUploadForViewer(
     .from(privateUploads)
     .where(eq(privateUploads.id, id));
   if (!upload) return null;
-  if (upload.userId !== viewer.userId && !viewer.staffMayReadOrders) return null;
+  if (upload.userId !== viewer.userId && !viewer.staffMaySeeEvidence) return null;
   const file = path.join(privateUploadsRoot(ctx), upload.path);
   try {
     const stat = await fs.stat(file);

@@ -22,8 +22,8 @@ class UploadTooLargeError extends AppError {
   }
 }
 
-/** Staff who may read orders may see the evidence photos of every after-sale request. */
-const EVIDENCE_READER_PERMISSION: Permission = 'orders:read';
+/** Staff who may read orders or after-sale requests may see the evidence photos of every request. */
+const EVIDENCE_READER_PERMISSIONS: readonly Permission[] = ['aftersales:read', 'orders:read'];
 
 /**
  * The browser may keep an evidence photo for an hour (a page of nine thumbnails is not nine
@@ -32,18 +32,18 @@ const EVIDENCE_READER_PERMISSION: Permission = 'orders:read';
 const PRIVATE_IMAGE_CACHE_CONTROL = 'private, max-age=3600';
 
 /**
- * Whether a staff member who may read orders is signed in on this browser. The console's
+ * Whether a staff member who may see evidence photos is signed in on this browser. The console's
  * cookie is read here, outside `/v1/admin`, only to show staff a buyer's evidence photo: it is
  * SameSite=Strict, so a cross-site page cannot make a browser send it, and this route only reads.
  */
-async function staffMayReadOrders(request: FastifyRequest): Promise<boolean> {
+async function staffMaySeeEvidence(request: FastifyRequest): Promise<boolean> {
   const token = request.cookies[staffSessionCookieName(request)];
   if (!token) return false;
   const lookup = await lookupStaffSession(request.ctx, token);
   return (
     lookup.status === 'active' &&
     !lookup.staff.mustEnrolSecondFactor &&
-    lookup.staff.permissions.has(EVIDENCE_READER_PERMISSION)
+    EVIDENCE_READER_PERMISSIONS.some((permission) => lookup.staff.permissions.has(permission))
   );
 }
 
@@ -122,7 +122,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const upload = await privateUploadForViewer(request.ctx, request.params.id, {
         userId: request.ctx.user?.id ?? null,
-        staffMayReadOrders: await staffMayReadOrders(request),
+        staffMaySeeEvidence: await staffMaySeeEvidence(request),
       });
       if (!upload) throw new NotFoundError();
       reply.type('image/webp');
