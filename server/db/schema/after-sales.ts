@@ -117,7 +117,10 @@ export const afterSales = pgTable(
     index('after_sales_state_deadline_idx').on(table.state, table.deadline),
     uniqueIndex('after_sales_user_idempotency_idx').on(table.userId, table.idempotencyKey),
     check('after_sales_type_known', sql`${table.type} in (10, 20, 30)`),
-    check('after_sales_amounts_non_negative', sql`${table.estimateMinor} >= 0 and coalesce(${table.approvedMinor}, 0) >= 0`),
+    check(
+      'after_sales_amounts_non_negative',
+      sql`${table.estimateMinor} >= 0 and coalesce(${table.approvedMinor}, 0) >= 0`,
+    ),
   ],
 );
 

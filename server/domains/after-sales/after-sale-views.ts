@@ -6,7 +6,6 @@ import { amountView, isCurrency, type Currency } from '../../shared/money';
 import type { AmountView } from '../../shared/money.schemas';
 import { loadSkuFacts, propertiesText } from '../catalog/sku-facts';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
-import { APPEAL_DAYS } from './after-sale-policy';
 import type { AfterSaleRow } from './after-sale-state';
 import { afterSaleStatusOf } from './after-sale-status';
 import type { AfterSaleDetail, AfterSaleSummary } from './after-sales.schemas';
@@ -208,9 +207,4 @@ export async function caseDetailView(
     can_appeal: row.state === 'rejected' && !row.appealed && row.deadline !== null && row.deadline > now,
     can_confirm_exchange: row.state === 'exchange_shipped',
   };
-}
-
-/** A rejected case's appeal deadline. */
-export function appealDeadline(rejectedAt: Date): Date {
-  return new Date(rejectedAt.getTime() + APPEAL_DAYS * 24 * 60 * 60 * 1000);
 }
