@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { AfterSaleOptions } from '../../../server/domains/after-sales/after-sales.schemas';
 import { localePath, useLocale, useT } from '~/lib/i18n';
@@ -158,13 +158,7 @@ function RequestForm({
       ) : null}
       <div className="as-layout">
         <div className="checkout-main">
-          <section className="checkout-card as-step" aria-labelledby={`${ids}-type`}>
-            <h2 className="as-step__title" id={`${ids}-type`}>
-              <span className="as-step__no" aria-hidden>
-                1
-              </span>
-              {t('afterSaleUi.request.typeTitle')}
-            </h2>
+          <RequestStep id={`${ids}-type`} number={1} title={t('afterSaleUi.request.typeTitle')}>
             <div className="as-types" role="radiogroup" aria-labelledby={`${ids}-type`}>
               {options.types.map((value) => (
                 <label key={value} className="as-type">
@@ -185,15 +179,9 @@ function RequestForm({
               ))}
             </div>
             <FieldError text={error('type')} />
-          </section>
+          </RequestStep>
 
-          <section className="checkout-card as-step" aria-labelledby={`${ids}-lines`}>
-            <h2 className="as-step__title" id={`${ids}-lines`}>
-              <span className="as-step__no" aria-hidden>
-                2
-              </span>
-              {t('afterSaleUi.request.linesTitle')}
-            </h2>
+          <RequestStep id={`${ids}-lines`} number={2} title={t('afterSaleUi.request.linesTitle')}>
             <ul className="as-lines">
               {options.lines.map((line) => (
                 <RequestLine
@@ -207,15 +195,9 @@ function RequestForm({
               ))}
             </ul>
             <FieldError text={error('lines')} />
-          </section>
+          </RequestStep>
 
-          <section className="checkout-card as-step" aria-labelledby={`${ids}-why`}>
-            <h2 className="as-step__title" id={`${ids}-why`}>
-              <span className="as-step__no" aria-hidden>
-                3
-              </span>
-              {t('afterSaleUi.request.whyTitle')}
-            </h2>
+          <RequestStep id={`${ids}-why`} number={3} title={t('afterSaleUi.request.whyTitle')}>
             <div className="as-fields">
               <SelectField
                 label={t('field.reason')}
@@ -267,7 +249,7 @@ function RequestForm({
                 <FieldError text={error('photos')} />
               </div>
             </div>
-          </section>
+          </RequestStep>
         </div>
 
         <aside className="as-layout__aside">
@@ -481,5 +463,30 @@ function LineStepper({
         <PlusIcon size={16} />
       </button>
     </div>
+  );
+}
+
+/** One numbered step of the request form, named by its heading. */
+function RequestStep({
+  id,
+  number,
+  title,
+  children,
+}: {
+  id: string;
+  number: number;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className="checkout-card as-step" aria-labelledby={id}>
+      <h2 className="as-step__title" id={id}>
+        <span className="as-step__no" aria-hidden>
+          {number}
+        </span>
+        {title}
+      </h2>
+      {children}
+    </section>
   );
 }
