@@ -26,7 +26,16 @@ async function invitationToken(email: string): Promise<{ token: string; text: st
 }
 
 const manager = () =>
-  createSignedInStaff(server, { permissions: ['staff:manage', 'orders:read', 'orders:fulfil', 'orders:note'] });
+  createSignedInStaff(server, {
+    permissions: [
+      'staff:manage',
+      'orders:read',
+      'orders:fulfil',
+      'orders:note',
+      'aftersales:read',
+      'aftersales:manage',
+    ],
+  });
 
 describe('invitations', () => {
   it('emails a link in the chosen language; accepting it signs the new member in with the invited roles', async () => {
@@ -62,7 +71,7 @@ describe('invitations', () => {
     expect(accepted.body.data).toMatchObject({
       email,
       name: 'Finn Fulfil',
-      permissions: ['orders:read', 'orders:fulfil', 'orders:note'],
+      permissions: ['orders:read', 'orders:fulfil', 'orders:note', 'aftersales:read', 'aftersales:manage'],
     });
     const asMember = clientOf(server, accepted);
     expect((await asMember('/v1/admin/session')).body.data.staff.email).toBe(email);

@@ -159,13 +159,13 @@ describe('roles', () => {
     const roles = (await manager.request('/v1/admin/roles')).body.data;
     const owner = roles.find((role: { key: string }) => role.key === 'owner');
     expect(owner).toMatchObject({ built_in: true, requires_second_factor: true, refund_limit_minor: null });
-    expect(owner.permissions).toHaveLength(14);
+    expect(owner.permissions).toHaveLength(16);
     const catalogue = roles.find((role: { key: string }) => role.key === 'catalogue');
     expect(catalogue).toMatchObject({ permissions: ['catalog:write'], refund_limit_minor: 0 });
     expect(catalogue.member_count).toBeGreaterThanOrEqual(1);
     const permissions = (await manager.request('/v1/admin/permissions')).body.data;
     expect(permissions).toContain('audit:read');
-    expect(permissions).toHaveLength(14);
+    expect(permissions).toHaveLength(16);
   });
 
   it('creates, edits and deletes a custom role, each recorded', async () => {
@@ -213,6 +213,8 @@ describe('roles', () => {
         'orders:note',
         'orders:cancel',
         'payments:refund',
+        'aftersales:read',
+        'aftersales:manage',
         'customers:read',
         'customers:write',
       ],

@@ -31,7 +31,11 @@ describe('signing in with a password', () => {
     expect(answer.status).toBe(200);
     expect(answer.body.data).toMatchObject({
       status: 'signed_in',
-      staff: { id: member.id, email: member.email, permissions: ['orders:read', 'orders:fulfil', 'orders:note'] },
+      staff: {
+        id: member.id,
+        email: member.email,
+        permissions: ['orders:read', 'orders:fulfil', 'orders:note', 'aftersales:read', 'aftersales:manage'],
+      },
     });
     const cookie = answer.headers.getSetCookie().find((line) => line.startsWith('staff_session='));
     expect(cookie).toMatch(/HttpOnly/i);

@@ -189,6 +189,8 @@ describe('permissions', () => {
       'See orders and the home page',
       'Ship, track and mark delivered',
       'Write internal notes',
+      'See after-sale requests',
+      'Approve, reject and receive after-sale requests, ship exchanges',
     ]);
     expect(await fulfilment.locator('li').first().getAttribute('title')).toBe('orders:read');
   });
