@@ -274,8 +274,17 @@ describe('address dialog', () => {
     await form.waitFor();
     const name = form.getByTestId('address-name');
     const phone = form.getByTestId('address-phone');
+    // The dialog slides in: the two boxes are read once it has settled (two reads at different
+    // frames of the animation differ by a fraction of a pixel), then compared exactly.
     const expectLinedUp = async () => {
-      const [nameBox, phoneBox] = await Promise.all([name.boundingBox(), phone.boundingBox()]);
+      const boxes = () => Promise.all([name.boundingBox(), phone.boundingBox()]);
+      const settled = async () => {
+        const before = JSON.stringify(await boxes());
+        await page.waitForTimeout(100);
+        return before === JSON.stringify(await boxes());
+      };
+      await expect.poll(settled).toBe(true);
+      const [nameBox, phoneBox] = await boxes();
       expect(nameBox!.y).toBe(phoneBox!.y);
       expect(nameBox!.height).toBe(phoneBox!.height);
       expect(nameBox!.x).toBeLessThan(phoneBox!.x);
