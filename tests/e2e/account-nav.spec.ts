@@ -135,7 +135,8 @@ describe('account navigation', () => {
     expect(await countOf(side.getByTestId('account-nav-10'))).toBe('1');
     await side.getByRole('link', { name: 'Pending Shipment' }).click();
     await page.waitForURL(/\/en\/my\/order\?status=10$/);
-    expect(await page.locator('.order-card__total-label').innerText()).toBe('Total paid');
+    // The address changes as the navigation starts to commit; the list follows a moment later.
+    await expect.poll(() => page.locator('.order-card__total-label').innerText()).toBe('Total paid');
     await side.getByRole('link', { name: 'My addresses' }).click();
     await page.waitForURL(/\/en\/my\/address$/);
     await page.getByTestId('address-card').first().waitFor();
