@@ -73,7 +73,10 @@ describe('a server past its heap ceiling sheds the API and page renders', () => 
 });
 
 describe('a lagging event loop', () => {
-  const server = useTestServer({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '25' });
+  // Two readings of the stall below, either of which sheds: the mean delay of a sample can be
+  // diluted under 25 ms by the interval's other samples (seen on PostgreSQL, about one run in
+  // three), while the share of the interval the loop was busy is close to 1 whenever it falls.
+  const server = useTestServer({ OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '25', OVERLOAD_MAX_EVENT_LOOP_UTILIZATION: '0.9' });
 
   it('sheds what is not cached, keeps serving cache hits, and recovers once the loop keeps up', async () => {
     // Cache the home page and a catalogue answer first (retried if the start-up itself lagged).
