@@ -24,6 +24,7 @@ import {
   type AfterSaleQueue,
   type AfterSaleRow,
 } from '../components/after-sale-parts';
+import { listQuery } from '../lib/list-query';
 
 /**
  * The after-sale desk's queue (docs/console.md, "After-sale desk"): one tab per queue with its
@@ -32,20 +33,11 @@ import {
 const LIST_PARAMS = ['queue', 'type', 'page'] as const;
 const PAGE_SIZE = 25;
 
-function listQuery(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const name of LIST_PARAMS) {
-    const value = search.get(name);
-    if (value) query[name] = value;
-  }
-  return query;
-}
-
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
   const search = new URL(request.url).searchParams;
   const page = await adminApi<AfterSalePage>('/after-sales', {
-    query: { ...listQuery(search), page_size: PAGE_SIZE },
+    query: { ...listQuery(search, LIST_PARAMS), page_size: PAGE_SIZE },
     signal: request.signal,
   });
   return { page };

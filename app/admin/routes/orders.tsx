@@ -21,26 +21,18 @@ import { EmptyState, ErrorNotice, PageHeader, Pill, SkeletonRows, useAction } fr
 import { Icon } from '../components/icon';
 import { columnClass, DataTableRows } from '../components/data-table';
 import { Pager } from '../components/pager';
+import { listQuery } from '../lib/list-query';
 
 /** The list's filters, as they sit in the page's URL and go to the API unchanged (the server validates them). */
 const FILTERS = ['status', 'pay_status', 'from', 'to', 'country', 'q'] as const;
 const LIST_PARAMS = [...FILTERS, 'sort', 'dir', 'page'] as const;
 const PAGE_SIZE = 25;
 
-function listQuery(search: URLSearchParams): Record<string, string> {
-  const query: Record<string, string> = {};
-  for (const name of LIST_PARAMS) {
-    const value = search.get(name);
-    if (value) query[name] = value;
-  }
-  return query;
-}
-
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
   const search = new URL(request.url).searchParams;
   const page = await adminApi<AdminOrderPage>('/orders', {
-    query: { ...listQuery(search), page_size: PAGE_SIZE },
+    query: { ...listQuery(search, LIST_PARAMS), page_size: PAGE_SIZE },
     signal: request.signal,
   });
   return { page };
@@ -169,7 +161,7 @@ export default function OrdersPage() {
     },
   });
 
-  const filters = listQuery(search);
+  const filters = listQuery(search, LIST_PARAMS);
   const exportQuery = Object.fromEntries(Object.entries(filters).filter(([name]) => name !== 'page'));
   const pages = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
   const loading = navigation.state === 'loading' && navigation.location.pathname === '/admin/orders';
