@@ -354,3 +354,67 @@ describe('final sale', () => {
     expect((await ask('damaged', [await evidencePhoto(order.buyer)])).status).toBe(200);
   });
 });
+
+describe('the sweep', () => {
+  it('closes a return never sent after the parcel days, and confirms a replacement nobody confirmed', async () => {
+    const order = await orderAt(server, owner, {
+      lines: [
+        { sku: shirt, quantity: 1 },
+        { sku: mug, quantity: 1 },
+      ],
+      stage: 'received',
+    });
+    const ask = (body: Record<string, unknown>) =>
+      order.buyer.call('/v1/after-sale', {
+        method: 'POST',
+        body: { order_id: order.orderId, idempotency_key: key(), ...body },
+      });
+    const unsent = (
+      await ask({ type: 20, reason: 'changed_mind', lines: [{ order_item_id: order.itemIds[1], quantity: 1 }] })
+    ).body.data.id as number;
+    await owner.request(`/v1/admin/after-sales/${unsent}/approve`, { method: 'POST', body: {} });
+
+    const options = await order.buyer.call(`/v1/after-sale/order/${order.orderId}`);
+    const wanted = options.body.data.lines[0].exchange_options[0].sku_id as number;
+    const exchange = await ask({
+      type: 30,
+      reason: 'size_fit',
+      lines: [{ order_item_id: order.itemIds[0], quantity: 1, wanted_sku_id: wanted }],
+    });
+    const exchangeId = exchange.body.data.id as number;
+    const lineId = exchange.body.data.lines[0].id as number;
+    await owner.request(`/v1/admin/after-sales/${exchangeId}/approve`, { method: 'POST', body: {} });
+    await owner.request(`/v1/admin/after-sales/${exchangeId}/receive`, {
+      method: 'POST',
+      body: { lines: [{ line_id: lineId, accepted_quantity: 1, damaged_quantity: 0, restock: true }] },
+    });
+    await owner.request(`/v1/admin/after-sales/${exchangeId}/ship-exchange`, {
+      method: 'POST',
+      body: { carrier_code: 'shunfeng', tracking_no: 'SF9876543210' },
+    });
+
+    // Parcel days (14) and auto-confirm days (10) both run out.
+    const swept = await runOrderSweep(server.ctx, { now: new Date(Date.now() + 15 * 24 * 60 * 60 * 1000) });
+    expect(swept.afterSales.closed).toContain(unsent);
+    expect(swept.afterSales.confirmed).toContain(exchangeId);
+    const closed = await order.buyer.call(`/v1/after-sale/${unsent}`);
+    expect(closed.body.data).toMatchObject({ state: 'closed', status: 2, can_add_tracking: false });
+    const confirmed = await order.buyer.call(`/v1/after-sale/${exchangeId}`);
+    expect(confirmed.body.data).toMatchObject({ state: 'completed', status: 4 });
+    expect(confirmed.body.data.timeline.at(-1)).toMatchObject({
+      text: 'Replacement received (confirmed automatically)',
+      actor: 'system',
+    });
+    // The lapsed return no longer counts; the exchange is done and the 7-day window (CN) is over.
+    expect(swept.afterSales.finished).toContain(order.orderId);
+    expect(await orderStatus(server, order.orderId)).toBe(71);
+    await expect
+      .poll(() =>
+        smtp.inbox
+          .filter((mail) => mail.to.includes(order.buyer.email))
+          .map((mail) => decodedMail(mail.raw))
+          .join('\n'),
+      )
+      .toContain(`After-sale request ${order.orderNo}-1 closed`);
+  });
+});
