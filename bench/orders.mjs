@@ -48,6 +48,31 @@ const startShop = () => startBuiltShop({ dataDir, env: serverEnv });
 
 const openShopDatabase = benchDatabase.open;
 
+const TICK_MS = 1000 / 100; // USER_HZ
+/** User + system CPU milliseconds a process has used so far (Linux /proc). */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
+  } catch {
+    return 0; // the process ended in between
+  }
+}
+/** CPU milliseconds used so far by every PostgreSQL server process on this machine (0 on PGlite). */
+function databaseCpuMs() {
+  if (!process.env.DATABASE_URL) return 0;
+  let total = 0;
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMsOf(entry);
+    } catch {
+      // gone between the listing and the read
+    }
+  }
+  return total;
+}
+
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
@@ -184,6 +209,7 @@ try {
       const latencies = [];
       const statuses = new Map();
       const started = performance.now();
+      const cpuBefore = { shop: cpuMsOf(shop.child.pid), database: databaseCpuMs() };
       let lastSuccess = started;
       await Promise.all(
         buyers.map(async (buyer, i) => {
@@ -202,6 +228,9 @@ try {
         }),
       );
       const elapsed = performance.now() - started;
+      // Measured before the outbox sends the round's emails, so this is the orders' own cost.
+      const shopCpuMs = cpuMsOf(shop.child.pid) - cpuBefore.shop;
+      const databaseCpu = databaseCpuMs() - cpuBefore.database;
       latencies.sort((a, b) => a - b);
       const created = statuses.get(200) ?? 0;
       results.push({
@@ -216,6 +245,8 @@ try {
         requestsPerSecond: BUYERS / (elapsed / 1000),
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
+        shopCpuMsPerRequest: shopCpuMs / BUYERS,
+        databaseCpuMsPerRequest: databaseCpu / BUYERS,
       });
       console.log(`round ${round + 1}: ${JSON.stringify(results.at(-1))}`);
     }
@@ -267,13 +298,13 @@ const database = benchDatabase.label;
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
 const header =
-  '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|';
+  '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms | shop CPU ms per request | database CPU ms per request |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|';
 const lines = results.map(
   (r) =>
     `| ${r.round} | ${r.created} | ${r.unitsSold} | ${r.stockLeft} | ${r.fiveXx} | ${Object.entries(r.statuses)
       .filter(([status]) => status !== '200')
       .map(([status, n]) => `${n} × ${status}`)
-      .join(', ')} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} |`,
+      .join(', ')} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.shopCpuMsPerRequest.toFixed(2)} | ${process.env.DATABASE_URL ? r.databaseCpuMsPerRequest.toFixed(2) : '-'} |`,
 );
 const table = [header, ...lines].join('\n');
 const browsingOk = !browsing || (browsing.ratio >= 0.8 && browsing.ordersFailed === 0 && browsing.non2xx === 0);

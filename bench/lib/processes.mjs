@@ -47,7 +47,9 @@ export async function startBuiltShop({ name, env = {}, dataDir } = {}) {
   // driver would: the benchmark pays for it like a real shop does.
   const logFile = path.join(ownDataDir, 'shop.log');
   const logFd = fs.openSync(logFile, 'a');
-  const child = spawn(process.execPath, ['build/app-server/main.js'], {
+  // BENCH_SHOP_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the shop, not the load generator.
+  const nodeArgs = (process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'build/app-server/main.js'], {
     env: {
       ...process.env,
       NODE_ENV: 'production',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { queryTallyLogger } from './query-tally';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -65,7 +66,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool replaces it and the next query reports the outage to its caller.
   pool.on('error', (error) => options.onPoolError?.(error));
-  return { db: drizzle(pool, { schema }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  return { db: drizzle(pool, { schema, logger: queryTallyLogger }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }
 
 async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
@@ -80,7 +81,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase>
     extensions: { pg_trgm },
   });
   return {
-    db: drizzle(client, { schema }) as unknown as Database,
+    db: drizzle(client, { schema, logger: queryTallyLogger }) as unknown as Database,
     kind: 'pglite',
     async close() {
       if (!client.closed) await client.close();
