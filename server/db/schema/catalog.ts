@@ -145,6 +145,12 @@ export const productSkus = pgTable(
     currency: varchar('currency', { length: 3 }).notNull(),
     stock: integer('stock').notNull().default(0),
     image: text('image'),
+    /** Harmonized System code, 6 digits plus optional national digits, no dots; null until the operator classifies the SKU (duties then fall back to DDU with no estimate). */
+    hsCode: varchar('hs_code', { length: 12 }),
+    /** ISO 3166-1 alpha-2 country where the goods were made (customs origin). */
+    originCountry: varchar('origin_country', { length: 2 }),
+    /** What the goods are, in the plain words a customs officer reads on the commercial invoice. */
+    customsDescription: text('customs_description'),
     ...timestamps,
   },
   (table) => [

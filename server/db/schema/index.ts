@@ -11,3 +11,4 @@ export * from './outbox';
 export * from './staff';
 export * from './audit';
 export * from './after-sales';
+export * from './duties';

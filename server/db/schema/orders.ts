@@ -57,6 +57,8 @@ export const orders = pgTable(
     goodsAmountMinor: integer('goods_amount_minor').notNull(),
     shippingFeeMinor: integer('shipping_fee_minor').notNull(),
     discountMinor: integer('discount_minor').notNull().default(0),
+    /** Duties and import taxes collected at checkout (DDP, or VAT at sale); part of the total (order_duty_lines has them per line). */
+    dutiesMinor: integer('duties_minor').notNull().default(0),
     totalMinor: integer('total_minor').notNull(),
     displayCurrency: varchar('display_currency', { length: 3 }).notNull(),
     /** Units of the display currency per unit of the settlement currency, in millionths. */
