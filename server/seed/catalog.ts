@@ -14,6 +14,7 @@ import {
 import type { AppContext, Transaction } from '../context';
 import { combinations, DEMO_GROUPS, DEMO_PRODUCTS, imageAxis, skuCode, skuStock, type SeedGroup } from './catalog-data';
 import { DEMO_CONTENT_PAGES } from './content-pages';
+import { demoCustoms } from './customs-data';
 import { planGroupImage, planProductImages } from './demo-images';
 
 type Tx = Transaction;
@@ -297,6 +298,7 @@ async function syncSkus(tx: Tx, productIds: Map<string, number>, valueIds: Map<s
         currency: CURRENCY,
         stock: skuStock(product, combo, code),
         image: axisIndex >= 0 ? (plan.byValue.get(combo[axisIndex]!.key) ?? null) : plan.images[0]!.url,
+        ...demoCustoms(product),
       };
     });
   });
@@ -306,7 +308,16 @@ async function syncSkus(tx: Tx, productIds: Map<string, number>, valueIds: Map<s
     .values(rows)
     .onConflictDoUpdate({
       target: productSkus.code,
-      ...refresh(productSkus, ['productId', 'valueIds', 'priceMinor', 'currency', 'image']),
+      ...refresh(productSkus, [
+        'productId',
+        'valueIds',
+        'priceMinor',
+        'currency',
+        'image',
+        'hsCode',
+        'originCountry',
+        'customsDescription',
+      ]),
     });
   await tx.delete(productSkus).where(
     and(

@@ -1,6 +1,7 @@
 import { count, like } from 'drizzle-orm';
 import { productImages, products } from '../db/schema';
 import { seedCoupons } from '../domains/coupons/coupons.service';
+import { seedImportRules } from '../domains/duties/import-rules.seed';
 import { seedShippingRules } from '../domains/shipping/shipping.service';
 import { seedSiteSettings } from '../domains/site-settings/site-settings.service';
 import type { AppContext } from '../context';
@@ -13,10 +14,11 @@ import { generateDemoImages } from './demo-images';
  * the operator already changed are left alone, so it is safe to run on every start.
  */
 export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boolean } = {}): Promise<void> {
-  // Shipping rules and demo coupons are added to shops that started before they existed;
+  // Shipping rules, demo coupons and import rules are added to shops that started before they existed;
   // rows already there (an operator's changes) are left alone.
   await seedShippingRules(ctx.db);
   await seedCoupons(ctx.db);
+  await seedImportRules(ctx.db);
   if (options.onlyIfEmpty) {
     const [{ value } = { value: 0 }] = await ctx.db.select({ value: count() }).from(products);
     if (value > 0) {
