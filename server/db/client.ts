@@ -66,7 +66,11 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   // An idle client losing its connection (database restart) must not crash the process;
   // the pool replaces it and the next query reports the outage to its caller.
   pool.on('error', (error) => options.onPoolError?.(error));
-  return { db: drizzle(pool, { schema, logger: queryTallyLogger }) as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  return {
+    db: drizzle(pool, { schema, logger: queryTallyLogger }) as unknown as Database,
+    kind: 'postgres',
+    close: () => pool.end(),
+  };
 }
 
 async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase> {

@@ -87,3 +87,26 @@ export async function retireStockPages(
     }),
   );
 }
+
+/**
+ * A value every process keeps in memory until the shared content version moves (every
+ * change to what it holds must bump it, which also tells the other server copies), and at
+ * most `maxAgeMs` in any case. For small, rarely changed data read on hot paths: settings,
+ * exchange rates, shipping rules. A read inside a transaction (another `db`) loads afresh.
+ */
+export function keptUntilContentChanges<T>(load: (ctx: AppContext) => Promise<T>, maxAgeMs = 60_000) {
+  let kept: { value: T; loadedAt: number; db: unknown; version: string } | null = null;
+  const read = async (ctx: AppContext): Promise<T> => {
+    const version = await currentContentVersion(ctx);
+    if (kept && kept.db === ctx.db && kept.version === version && Date.now() - kept.loadedAt < maxAgeMs)
+      return kept.value;
+    const value = await load(ctx);
+    kept = { value, loadedAt: Date.now(), db: ctx.db, version };
+    return value;
+  };
+  /** Drops the kept value in this process (the writer's own, before its version bump is seen). */
+  const forget = () => {
+    kept = null;
+  };
+  return { read, forget };
+}

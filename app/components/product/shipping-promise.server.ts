@@ -22,7 +22,7 @@ export async function shippingPromise(context: StorefrontLoadContext, request: R
   };
   const countries = (await services.areas.getAreaTree(ctx, { locale })).areas;
   const terms = await services.shipping.shippingTerms(
-    ctx.db,
+    ctx,
     countries.map((country) => country.id),
   );
   if (!terms.length) return [];

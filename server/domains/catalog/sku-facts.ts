@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { productImages, productProperties, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { Database } from '../../db/client';
@@ -24,6 +24,11 @@ export interface SkuFacts {
   freeShipping: boolean;
 }
 
+/**
+ * One statement for every SKU asked about: its option values (in the options' order) and the
+ * product's first image come as subqueries, since this runs on every cart change, checkout
+ * quote and order, and each round trip to the database costs more than the subqueries.
+ */
 export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<number, SkuFacts>> {
   const ids = [...new Set(skuIds)];
   if (ids.length === 0) return new Map();
@@ -31,44 +36,28 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
     .select({
       skuId: productSkus.id,
       skuCode: productSkus.code,
-      valueIds: productSkus.valueIds,
       priceMinor: productSkus.priceMinor,
       currency: productSkus.currency,
       stock: productSkus.stock,
-      skuImage: productSkus.image,
       productId: products.id,
       productName: products.name,
       listed: products.listed,
       weightGrams: products.weightGrams,
       serviceNotes: products.serviceNotes,
+      properties: sql<SkuFacts['properties']>`(
+        select coalesce(json_agg(json_build_object('name', option.name, 'value', choice.value)
+          order by option.sort, array_position("product_skus"."value_ids", choice.id)), '[]'::json)
+        from ${productPropertyValues} choice
+        join ${productProperties} option on option.id = choice.property_id
+        where choice.id = any("product_skus"."value_ids"))`,
+      image: sql<string | null>`coalesce("product_skus"."image", (
+        select picture.url from ${productImages} picture
+        where picture.product_id = "products"."id"
+        order by picture.sort, picture.id limit 1))`,
     })
     .from(productSkus)
     .innerJoin(products, eq(products.id, productSkus.productId))
     .where(inArray(productSkus.id, ids));
-  if (rows.length === 0) return new Map();
-  const productIds = [...new Set(rows.map((row) => row.productId))];
-  const valueIds = [...new Set(rows.flatMap((row) => row.valueIds))];
-  const [values, images] = await Promise.all([
-    valueIds.length === 0
-      ? []
-      : db
-          .select({
-            id: productPropertyValues.id,
-            value: productPropertyValues.value,
-            name: productProperties.name,
-            sort: productProperties.sort,
-          })
-          .from(productPropertyValues)
-          .innerJoin(productProperties, eq(productProperties.id, productPropertyValues.propertyId))
-          .where(inArray(productPropertyValues.id, valueIds)),
-    db
-      .selectDistinctOn([productImages.productId], { productId: productImages.productId, url: productImages.url })
-      .from(productImages)
-      .where(inArray(productImages.productId, productIds))
-      .orderBy(productImages.productId, asc(productImages.sort), asc(productImages.id)),
-  ]);
-  const valueById = new Map(values.map((value) => [value.id, value]));
-  const imageByProduct = new Map(images.map((image) => [image.productId, image.url]));
   return new Map(
     rows.map((row) => [
       row.skuId,
@@ -77,12 +66,8 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
         skuCode: row.skuCode,
         productId: row.productId,
         productName: row.productName,
-        properties: row.valueIds
-          .map((id) => valueById.get(id))
-          .filter((value) => value !== undefined)
-          .sort((a, b) => a.sort - b.sort)
-          .map((value) => ({ name: value.name, value: value.value })),
-        image: row.skuImage ?? imageByProduct.get(row.productId) ?? null,
+        properties: row.properties,
+        image: row.image,
         priceMinor: row.priceMinor,
         currency: isCurrency(row.currency) ? row.currency : 'CNY',
         stock: row.stock,

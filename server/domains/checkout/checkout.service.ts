@@ -104,7 +104,7 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
       : await findAddress(ctx, { userId: input.userId, id: input.address_id });
   if (input.address_id !== undefined && !address) throw new NotFoundError('address.notFound');
   const shippingMinor = address
-    ? shippingFee(await shippingRuleFor(ctx.db, address.countryCode), { weightGrams, goodsMinor })
+    ? shippingFee(await shippingRuleFor(ctx, address.countryCode), { weightGrams, goodsMinor })
     : 0;
 
   let coupon: Coupon | null = null;

@@ -17,7 +17,7 @@ import {
   type OrderRow,
 } from '../orders/order-state';
 import type { OrderDetail } from '../orders/orders.schemas';
-import { getOrderDetail } from '../orders/orders.service';
+import { getOrderDetail, orderDetailView } from '../orders/orders.service';
 import { quoteOrder, type QuoteInput } from './checkout.service';
 
 export interface PlaceOrderInput extends QuoteInput {
@@ -60,7 +60,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
         const txCtx = { ...ctx, db: tx };
         // The order row first: a concurrent duplicate (same idempotency key) waits here and
         // then fails on the unique index before it touches any stock.
-        const created = await insertPlacedOrder(
+        const rows = await insertPlacedOrder(
           txCtx,
           {
             orderNo: nextOrderNo(now),
@@ -96,6 +96,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             weightGrams: line.sku.weightGrams,
           })),
         );
+        const created = rows.order;
         if (quote.coupon && !(await claimCouponUse(txCtx, quote.coupon.id)))
           throw new BadRequestError('order.couponUsedUp');
         if (quote.fromCart) {
@@ -106,9 +107,6 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
           );
         }
         await enqueueOrderMail(txCtx, { orderId: created.id, kind: 'placed' });
-        // Read back on the transaction's own connection: once committed, the answer needs no
-        // other connection, so a busy pool cannot turn a placed order into an error reply.
-        const detail = await detailOf(txCtx, created);
         // The stock last: a hot SKU's row stays locked only from here to the commit, while
         // every other order for it waits on that lock.
         const taken = await takeStock(
@@ -119,6 +117,9 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
           const line = quote.lines.find((candidate) => candidate.sku.skuId === taken.short.skuId);
           throw new OutOfStockError(line ? pickText(line.sku.productName, locale) : '', taken.short.stock);
         }
+        // Made from the inserted rows: the answer needs no read-back, and so no other
+        // connection once committed (a busy pool cannot turn a placed order into an error).
+        const detail = orderDetailView({ ...rows, refunded: [] }, locale);
         return { order: created, detail, soldOut: taken.soldOut };
       });
     } catch (error) {

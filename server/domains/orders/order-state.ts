@@ -92,23 +92,37 @@ export async function insertPlacedOrder(
   ctx: TransactionContext,
   order: NewOrder,
   lines: readonly NewOrderLine[],
-): Promise<OrderRow> {
+): Promise<PlacedOrderRows> {
   const [created] = await ctx.db
     .insert(orders)
     .values({ ...order, status: ORDER_STATUS.pendingPayment, payStatus: PAY_STATUS.pending })
     .returning();
   if (!created) throw new Error('order insert returned no row');
-  await ctx.db.insert(orderItems).values(lines.map((line) => ({ ...line, orderId: created.id })));
-  await ctx.db.insert(orderStatusHistory).values({
-    orderId: created.id,
-    fromStatus: null,
-    toStatus: ORDER_STATUS.pendingPayment,
-    payStatus: PAY_STATUS.pending,
-    actor: 'buyer',
-    note: 'order.history.placed',
-    createdAt: order.createdAt,
-  });
-  return created;
+  // The rows come back from their inserts, so the new order's detail needs no read-back.
+  const items = await ctx.db
+    .insert(orderItems)
+    .values(lines.map((line) => ({ ...line, orderId: created.id })))
+    .returning();
+  const history = await ctx.db
+    .insert(orderStatusHistory)
+    .values({
+      orderId: created.id,
+      fromStatus: null,
+      toStatus: ORDER_STATUS.pendingPayment,
+      payStatus: PAY_STATUS.pending,
+      actor: 'buyer',
+      note: 'order.history.placed',
+      createdAt: order.createdAt,
+    })
+    .returning();
+  return { order: created, items, history };
+}
+
+/** A just placed order as stored: its row, its lines in order and its first history entry. */
+export interface PlacedOrderRows {
+  order: OrderRow;
+  items: Array<typeof orderItems.$inferSelect>;
+  history: Array<typeof orderStatusHistory.$inferSelect>;
 }
 
 export async function findOrderByIdempotencyKey(

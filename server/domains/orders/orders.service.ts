@@ -69,7 +69,7 @@ export function payStatusText(locale: Locale, payStatus: number): string {
   return isPayStatus(payStatus) ? translate(locale, `order.payStatus.${payStatus}`) : String(payStatus);
 }
 
-function summaryView(order: OrderRow, items: ItemRow[], locale: Locale): OrderSummary {
+function summaryView(order: OrderRow, items: readonly ItemRow[], locale: Locale): OrderSummary {
   const { currency, display } = currencies(order);
   return {
     id: order.id,
@@ -218,13 +218,26 @@ export async function getOrderDetail(
       .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
   ]);
+  return orderDetailView({ order, items: items.get(order.id) ?? [], history, refunded }, input.locale);
+}
+
+/** What the order detail shows, from the rows it is made of (a new order's come from its insert). */
+export function orderDetailView(
+  rows: {
+    order: OrderRow;
+    items: readonly ItemRow[];
+    history: ReadonlyArray<typeof orderStatusHistory.$inferSelect>;
+    refunded: ReadonlyArray<{ amountMinor: number; succeededAt: Date | null }>;
+  },
+  locale: Locale,
+): OrderDetail {
+  const { order, items, history, refunded } = rows;
   const money = moneyOf(order);
-  const { locale } = input;
   const { currency } = currencies(order);
   const address = order.address;
   const region = [pickText(address.province_name, locale), pickText(address.city_name, locale)].filter(Boolean);
   return {
-    ...summaryView(order, items.get(order.id) ?? [], locale),
+    ...summaryView(order, items, locale),
     contact: { name: address.contact_name, phone: address.contact_phone },
     country_code: address.country_code,
     country: pickText(address.country_name, locale),

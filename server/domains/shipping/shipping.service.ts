@@ -1,19 +1,18 @@
-import { inArray } from 'drizzle-orm';
 import { shippingRules } from '../../db/schema';
 import type { Database } from '../../db/client';
+import type { AppContext } from '../../context';
+import { keptUntilContentChanges } from '../../shared/content-version';
 
 export type ShippingRule = typeof shippingRules.$inferSelect;
 
 /** Country code of the rule that applies where no country has its own. */
 export const ANY_COUNTRY = '*';
 
-/** The rules of these countries and the fallback; `ruleOf` picks one country's. */
-function rulesFor(db: Database, countryCodes: readonly string[]): Promise<ShippingRule[]> {
-  return db
-    .select()
-    .from(shippingRules)
-    .where(inArray(shippingRules.countryCode, [...countryCodes, ANY_COUNTRY]));
-}
+/**
+ * Every rule (one per country the shop prices, a few dozen rows), kept in memory: every
+ * checkout quote and product page reads them. Whatever changes a rule bumps the content version.
+ */
+const keptRules = keptUntilContentChanges((ctx) => ctx.db.select().from(shippingRules));
 
 function ruleOf(rules: readonly ShippingRule[], countryCode: string): ShippingRule | null {
   return (
@@ -21,8 +20,8 @@ function ruleOf(rules: readonly ShippingRule[], countryCode: string): ShippingRu
   );
 }
 
-export async function shippingRuleFor(db: Database, countryCode: string): Promise<ShippingRule | null> {
-  return ruleOf(await rulesFor(db, [countryCode]), countryCode);
+export async function shippingRuleFor(ctx: AppContext, countryCode: string): Promise<ShippingRule | null> {
+  return ruleOf(await keptRules.read(ctx), countryCode);
 }
 
 /**
@@ -48,8 +47,8 @@ export interface ShippingTerms {
   freeOverMinor: number | null;
 }
 
-export async function shippingTerms(db: Database, countryCodes: readonly string[]): Promise<ShippingTerms[]> {
-  const rules = await rulesFor(db, countryCodes);
+export async function shippingTerms(ctx: AppContext, countryCodes: readonly string[]): Promise<ShippingTerms[]> {
+  const rules = await keptRules.read(ctx);
   return countryCodes.map((countryCode) => {
     const rule = ruleOf(rules, countryCode);
     const fromMinor = shippingFee(rule, { weightGrams: 1, goodsMinor: 0 });
@@ -91,4 +90,5 @@ export const DEMO_SHIPPING_RULES: RuleSeed[] = [
 /** Writes the demo rules that are missing; never overwrites an operator's change. */
 export async function seedShippingRules(db: Database): Promise<void> {
   await db.insert(shippingRules).values(DEMO_SHIPPING_RULES).onConflictDoNothing();
+  keptRules.forget();
 }

@@ -2,32 +2,19 @@ import { sql } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import { siteSettings } from '../../db/schema';
 import type { AppContext } from '../../context';
-import { bumpContentVersion, currentContentVersion } from '../../shared/content-version';
+import { bumpContentVersion, keptUntilContentChanges } from '../../shared/content-version';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from './site-settings.defaults';
 import type { SeoConfigView, SiteConfigView, SiteManageView } from './site-settings.schemas';
 
-/**
- * Settings change rarely and are read on every page, so each process keeps them until the
- * shared content version moves (every change bumps it), re-reading at most every minute.
- */
-const CACHE_MILLISECONDS = 60_000;
-let cached: { settings: SiteSettings; loadedAt: number; db: unknown; version: string } | null = null;
-
-export async function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {
-  const version = await currentContentVersion(ctx);
-  if (
-    cached &&
-    cached.db === ctx.db &&
-    cached.version === version &&
-    Date.now() - cached.loadedAt < CACHE_MILLISECONDS
-  ) {
-    return cached.settings;
-  }
+/** Settings change rarely and are read on every page: each process keeps them until a change. */
+const keptSettings = keptUntilContentChanges(async (ctx): Promise<SiteSettings> => {
   const rows = await ctx.db.select().from(siteSettings);
   const stored = Object.fromEntries(rows.map((row) => [row.key, row.value]));
-  const settings = { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
-  cached = { settings, loadedAt: Date.now(), db: ctx.db, version };
-  return settings;
+  return { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
+});
+
+export function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {
+  return keptSettings.read(ctx);
 }
 
 export async function updateSiteSettings(ctx: AppContext, changes: Partial<SiteSettings>): Promise<SiteSettings> {
@@ -38,7 +25,7 @@ export async function updateSiteSettings(ctx: AppContext, changes: Partial<SiteS
       .values(entries.map(([key, value]) => ({ key, value })))
       .onConflictDoUpdate({ target: siteSettings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
   }
-  cached = null;
+  keptSettings.forget();
   await bumpContentVersion(ctx);
   return getSiteSettings(ctx);
 }
@@ -49,7 +36,7 @@ export async function seedSiteSettings(ctx: AppContext): Promise<void> {
     .insert(siteSettings)
     .values(Object.entries(DEFAULT_SITE_SETTINGS).map(([key, value]) => ({ key, value })))
     .onConflictDoNothing();
-  cached = null;
+  keptSettings.forget();
 }
 
 /** `GET /v1/siteManage`: what the storefront needs for SEO, analytics and checkout. */
