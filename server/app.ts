@@ -43,6 +43,7 @@ import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { zodValidatorCompiler } from './http/validation';
 import { registerBackgroundJobs, type BackgroundJobOptions } from './jobs/background-jobs';
 import { NotFoundError } from './shared/errors';
+import { sandboxPaymentsOn } from './domains/payments/payment-providers';
 import { secureCookies, servedOverHttps } from './shared/site-origin';
 import type { AppContext } from './context';
 import { pathWithoutQuery } from './shared/url-path';
@@ -174,7 +175,7 @@ export async function buildApp({
   });
 
   await app.register(imageRoutes, { dataDir: env.dataDir });
-  if (env.PAYMENT_PROVIDER === 'sandbox') await app.register(sandboxGatewayRoutes, { env });
+  if (sandboxPaymentsOn(env)) await app.register(sandboxGatewayRoutes, { env });
   await app.register(imageRoutes, { dataDir: env.dataDir, folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { deliverDueSandboxWebhooks, sandboxWebhookUrl } from '../domains/payments/sandbox/sandbox-gateway.service';
 import { retryOwedRefunds } from '../domains/payments/payments.service';
+import { sandboxPaymentsOn } from '../domains/payments/payment-providers';
 import type { AppContext } from '../context';
 import { isDatabaseUnavailable } from '../shared/errors';
 
@@ -22,7 +23,7 @@ export function startPaymentsJobs(
 
   const runOnce = async () => {
     try {
-      if (ctx.env.PAYMENT_PROVIDER === 'sandbox') {
+      if (sandboxPaymentsOn(ctx.env)) {
         const url = sandboxWebhookUrl(ctx.env, serverAddress);
         if (url) await deliverDueSandboxWebhooks(ctx, url);
       }

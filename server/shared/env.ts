@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { PAYMENT_PROVIDERS, STRIPE_PAYMENT_METHODS } from './payment-methods';
 
 /** The demo shop's return address: a real shop sets AFTER_SALE_RETURN_ADDRESS (main.ts warns when it has not). */
 export const DEMO_RETURN_ADDRESS =
@@ -74,7 +75,21 @@ const envSchema = z.object({
   /** Unset: 90% of V8's heap limit. */
   OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).optional(),
   OVERLOAD_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
-  PAYMENT_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+  /**
+   * Payment methods (docs/decisions/0141-payment-methods-and-event-inbox.md): every provider
+   * whose keys are set takes payments. PAYMENT_PROVIDER, the older single choice, still works:
+   * when set, new payments go to that provider alone.
+   */
+  PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
+  /** auto: the sandbox is on while no real provider is configured (the zero-setup default); on or off forces it. */
+  SANDBOX_PAYMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
+  /** Payments still pending this long are asked about at their gateway (a webhook may have been lost). */
+  PAYMENT_RECONCILE_AFTER_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(10),
   /** Unset: generated once and kept in the database, like SESSION_SECRET. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(32).optional(),
   /** Where the sandbox gateway posts its webhooks; unset: this server's own listening address. */
@@ -83,6 +98,12 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** Test knob: send Stripe SDK requests to a local fake instead of api.stripe.com. */
   STRIPE_API_BASE: z.string().url().optional(),
+  /** The Stripe payment methods offered (each must be turned on in the Stripe dashboard), comma-separated. */
+  STRIPE_PAYMENT_METHODS: z
+    .string()
+    .default('card,alipay,wechat_pay')
+    .transform((list) => list.split(',').map((method) => method.trim()))
+    .pipe(z.array(z.enum(STRIPE_PAYMENT_METHODS)).min(1)),
   ORDER_PAYMENT_TIMEOUT_MINUTES: z.coerce
     .number()
     .int()
@@ -131,6 +152,9 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): ConfiguredEnv 
     throw new Error(
       'Invalid configuration:\n  PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET',
     );
+  }
+  if (env.PAYMENT_PROVIDER === 'sandbox' && env.SANDBOX_PAYMENTS === 'off') {
+    throw new Error('Invalid configuration:\n  PAYMENT_PROVIDER=sandbox contradicts SANDBOX_PAYMENTS=off');
   }
   if (env.NODE_ENV === 'production') {
     const insecure: string[] = [];

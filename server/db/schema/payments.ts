@@ -2,6 +2,7 @@ import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } 
 import { sql } from 'drizzle-orm';
 import type { Locale } from '../../../i18n/locales';
 import type { Currency } from '../../shared/money';
+import type { PaymentProviderName } from '../../shared/payment-methods';
 import { timestamps } from './columns';
 import { users } from './customers';
 import { orders } from './orders';
@@ -25,7 +26,7 @@ export const payments = pgTable(
     userId: integer('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    provider: text('provider').$type<'sandbox' | 'stripe'>().notNull(),
+    provider: text('provider').$type<PaymentProviderName>().notNull(),
     providerRef: text('provider_ref'),
     /** The captured charge at the gateway (Stripe payment intent), needed for refunds. */
     chargeRef: text('charge_ref'),

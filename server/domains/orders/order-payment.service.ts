@@ -26,6 +26,8 @@ export interface OrderForPayment {
   /** What the buyer saw in their display currency, at the rate frozen on the order. */
   displayAmountMinor: number;
   displayCurrency: Currency;
+  /** The delivery country (ISO 3166-1 alpha-2): which payment methods are offered depends on it. */
+  country: string;
   locale: string;
   paymentDeadline: Date;
   paymentId: string | null;
@@ -56,6 +58,7 @@ export async function getOrderForPayment(
     currency: isCurrency(order.currency) ? order.currency : 'CNY',
     displayAmountMinor: order.displayTotalMinor,
     displayCurrency: isCurrency(order.displayCurrency) ? order.displayCurrency : 'CNY',
+    country: order.address.country_code,
     locale: order.locale,
     paymentDeadline: order.paymentDeadline,
     paymentId: order.paymentId,

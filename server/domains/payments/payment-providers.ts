@@ -1,23 +1,39 @@
 import type { Env } from '../../shared/env';
-import type { PaymentProvider, PaymentProviderName } from './payment-provider';
+import {
+  PAYMENT_METHODS,
+  PAYMENT_PROVIDERS,
+  type MethodQuery,
+  type PaymentMethodName,
+  type PaymentProvider,
+  type PaymentProviderName,
+} from './payment-provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe-provider';
 
 const built = new WeakMap<Env, Map<PaymentProviderName, PaymentProvider | null>>();
 
+/** A provider from its keys, or null when they are not set. Each provider adds its branch here. */
 function build(env: Env, name: PaymentProviderName): PaymentProvider | null {
-  if (name === 'sandbox') return createSandboxProvider(env.SANDBOX_WEBHOOK_SECRET);
-  if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
-  return createStripeProvider({
-    secretKey: env.STRIPE_SECRET_KEY,
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
-    apiBase: env.STRIPE_API_BASE,
-  });
+  switch (name) {
+    case 'sandbox':
+      return createSandboxProvider(env.SANDBOX_WEBHOOK_SECRET);
+    case 'stripe':
+      if (!env.STRIPE_SECRET_KEY || !env.STRIPE_WEBHOOK_SECRET) return null;
+      return createStripeProvider({
+        secretKey: env.STRIPE_SECRET_KEY,
+        webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+        apiBase: env.STRIPE_API_BASE,
+        methods: env.STRIPE_PAYMENT_METHODS,
+      });
+    case 'paypal':
+    case 'alipay':
+      return null;
+  }
 }
 
 /**
- * A provider by name, or null when it is not configured. Refunds and webhooks of past
- * payments use the provider the payment was made with, which may not be today's choice.
+ * A provider by name, or null when it is not configured. Webhooks, refunds and lookups of
+ * past payments use the provider the payment was made with, which may no longer take new ones.
  */
 export function providerNamed(env: Env, name: PaymentProviderName): PaymentProvider | null {
   let cache = built.get(env);
@@ -26,7 +42,41 @@ export function providerNamed(env: Env, name: PaymentProviderName): PaymentProvi
   return cache.get(name) ?? null;
 }
 
-/** The one provider new payments go to: PAYMENT_PROVIDER (loadEnv checks Stripe's keys are set). */
-export function configuredProvider(env: Env): PaymentProvider {
-  return providerNamed(env, env.PAYMENT_PROVIDER)!;
+/** Whether the sandbox takes payments: forced on or off, or (auto) while no real provider is configured. */
+export function sandboxPaymentsOn(env: Env): boolean {
+  if (env.PAYMENT_PROVIDER) return env.PAYMENT_PROVIDER === 'sandbox';
+  if (env.SANDBOX_PAYMENTS !== 'auto') return env.SANDBOX_PAYMENTS === 'on';
+  return PAYMENT_PROVIDERS.every((name) => name === 'sandbox' || !providerNamed(env, name));
+}
+
+/**
+ * The providers new payments may go to, dedicated gateways before those that also serve
+ * others' methods (Alipay directly before Alipay through Stripe). PAYMENT_PROVIDER, when set,
+ * names the only one.
+ */
+export function paymentProviders(env: Env): PaymentProvider[] {
+  const preference: PaymentProviderName[] = ['alipay', 'paypal', 'stripe', 'sandbox'];
+  return preference
+    .filter((name) => (env.PAYMENT_PROVIDER ? name === env.PAYMENT_PROVIDER : true))
+    .filter((name) => name !== 'sandbox' || sandboxPaymentsOn(env))
+    .map((name) => providerNamed(env, name))
+    .filter((provider) => provider !== null);
+}
+
+/** One method the buyer can choose, and the provider that takes it. */
+export interface OfferedMethod {
+  method: PaymentMethodName;
+  provider: PaymentProvider;
+}
+
+/**
+ * The methods offered for an order in this currency to a buyer in this country, in the pay
+ * page's order (PAYMENT_METHODS); each method once, taken by the first provider that offers it.
+ */
+export function offeredMethods(env: Env, query: MethodQuery): OfferedMethod[] {
+  const providers = paymentProviders(env);
+  return PAYMENT_METHODS.flatMap((method) => {
+    const provider = providers.find((candidate) => candidate.methodsFor(query).includes(method));
+    return provider ? [{ method, provider }] : [];
+  });
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { rowId } from '../../shared/ids.schemas';
-import { PAYMENT_PROVIDERS } from './payment-provider';
+import { PAYMENT_METHODS, PAYMENT_PROVIDERS } from './payment-provider';
 import { PAYMENT_STATES } from '../../db/schema';
 
 /** A positive id, as a JSON number or a numeric string; a missing one is "required", not "not a number". */
@@ -12,7 +12,8 @@ const id = z.preprocess((value) => (typeof value === 'string' && value.trim() !=
  */
 export const payBody = z.strictObject({
   order_id: id,
-  provider: z.enum(PAYMENT_PROVIDERS).optional(),
+  method: z.enum(PAYMENT_METHODS).optional().describe('what the buyer chose; unset: the first method offered'),
+  provider: z.enum(PAYMENT_PROVIDERS).optional().describe('older clients: the gateway, when no method is named'),
 });
 
 export const orderIdParams = z.object({ id });

@@ -5,8 +5,13 @@ import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
 import { canTransition } from './payment-lifecycle';
-import { WebhookVerificationError, type PaymentEvent, type PaymentProviderName } from './payment-provider';
-import { configuredProvider, providerNamed } from './payment-providers';
+import {
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentMethodName,
+  type PaymentProviderName,
+} from './payment-provider';
+import { offeredMethods, providerNamed, type OfferedMethod } from './payment-providers';
 import type { PaymentStatusView, WebhookOutcome } from './payments.schemas';
 import { onlyRow } from '../../db/rows';
 
@@ -41,19 +46,38 @@ function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
 }
 
 /**
+ * The method a new payment uses: the buyer's choice when the shop offers it for this order,
+ * else (no choice sent) the first one offered, or the first of the named provider's.
+ */
+function chosenMethod(
+  ctx: AppContext,
+  order: OrderForPayment,
+  input: { method?: PaymentMethodName; provider?: PaymentProviderName },
+): OfferedMethod {
+  const offered = offeredMethods(ctx.env, { currency: order.currency, country: order.country });
+  const matching = offered.filter(
+    (offer) =>
+      (!input.method || offer.method === input.method) && (!input.provider || offer.provider.name === input.provider),
+  );
+  const [chosen] = matching;
+  if (chosen) return chosen;
+  if (input.method) throw new BadRequestError('payments.methodUnavailable', { method: input.method });
+  if (input.provider) throw new BadRequestError('payments.providerUnavailable', { provider: input.provider });
+  throw new BadRequestError('payments.noMethod');
+}
+
+/**
  * Starts one payment attempt for the buyer's own unpaid order: a payment row with the
- * order's amount and currency, then a checkout session at the configured gateway.
+ * order's amount and currency, then a checkout session at the gateway of the chosen method.
  */
 export async function startPayment(
   ctx: RequestContext,
-  input: { orderId: number; provider?: PaymentProviderName; siteOrigin: string },
+  input: { orderId: number; method?: PaymentMethodName; provider?: PaymentProviderName; siteOrigin: string },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
-  const provider = configuredProvider(ctx.env);
-  if (input.provider && input.provider !== provider.name)
-    throw new BadRequestError('payments.providerUnavailable', { provider: input.provider });
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
   if (refusal) throw refusal;
+  const { method, provider } = chosenMethod(ctx, order, input);
 
   const payment = onlyRow(
     await ctx.db
@@ -72,8 +96,10 @@ export async function startPayment(
     const session = await provider.createCheckout(ctx, {
       paymentId: payment.id,
       orderId: order.id,
+      method,
       amountMinor: payment.amountMinor,
       currency: payment.currency,
+      country: order.country,
       locale: ctx.locale,
       description: order.orderNo,
       successUrl: `${result}/success?order_id=${order.id}`,
@@ -215,7 +241,7 @@ export async function receiveWebhook(
   if (!provider) throw new NotFoundError();
   let event: PaymentEvent;
   try {
-    event = provider.verifyWebhook(rawBody, headers);
+    event = await provider.verifyWebhook(rawBody, headers);
   } catch (error) {
     if (!(error instanceof WebhookVerificationError)) throw error;
     ctx.log.warn({ provider: providerName, reason: error.message }, 'payments: webhook refused');

@@ -14,14 +14,21 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 function provider() {
-  return createStripeProvider({ secretKey: 'sk_test_unit', webhookSecret, apiBase: fake.url });
+  return createStripeProvider({
+    secretKey: 'sk_test_unit',
+    webhookSecret,
+    apiBase: fake.url,
+    methods: ['card', 'alipay', 'wechat_pay'],
+  });
 }
 
 const checkout = {
   paymentId: 7,
   orderId: 3,
+  method: 'card' as const,
   amountMinor: 1280,
   currency: 'JPY' as const,
+  country: 'JP',
   locale: 'zh-cn' as const,
   description: 'ORDER-3',
   successUrl: 'https://shop.test/zh-cn/result/success?order_id=3',
@@ -47,38 +54,41 @@ describe('stripe provider (against a local fake of the API)', () => {
   it('normalizes signed webhooks and refuses tampered or unsigned ones', async () => {
     const { providerRef } = await provider().createCheckout(ctx, { ...checkout, paymentId: 8 });
     const paid = fake.webhook('checkout.session.completed', providerRef);
-    expect(provider().verifyWebhook(Buffer.from(paid.body), { 'stripe-signature': paid.signature })).toEqual({
+    await expect(
+      provider().verifyWebhook(Buffer.from(paid.body), { 'stripe-signature': paid.signature }),
+    ).resolves.toEqual({
       eventId: paid.eventId,
       type: 'payment.succeeded',
       providerRef,
+      paymentId: 8,
       amountMinor: 1280,
       currency: 'JPY',
       chargeRef: `pi_test_${providerRef}`,
     });
     const expired = fake.webhook('checkout.session.expired', providerRef);
-    expect(
+    await expect(
       provider().verifyWebhook(Buffer.from(expired.body), { 'stripe-signature': expired.signature }),
-    ).toMatchObject({ type: 'payment.failed' });
+    ).resolves.toMatchObject({ type: 'payment.failed' });
     const other = fake.webhook('payment_intent.created', providerRef);
-    expect(provider().verifyWebhook(Buffer.from(other.body), { 'stripe-signature': other.signature })).toMatchObject({
-      type: 'ignored',
-    });
+    await expect(
+      provider().verifyWebhook(Buffer.from(other.body), { 'stripe-signature': other.signature }),
+    ).resolves.toMatchObject({ type: 'ignored' });
 
-    expect(() =>
+    await expect(
       provider().verifyWebhook(Buffer.from(paid.body.replace('1280', '1')), { 'stripe-signature': paid.signature }),
-    ).toThrow(WebhookVerificationError);
-    expect(() => provider().verifyWebhook(Buffer.from(paid.body), {})).toThrow(WebhookVerificationError);
+    ).rejects.toThrow(WebhookVerificationError);
+    await expect(provider().verifyWebhook(Buffer.from(paid.body), {})).rejects.toThrow(WebhookVerificationError);
     const foreign = fake.webhook('checkout.session.completed', providerRef, { secret: 'whsec_someone_else' });
-    expect(() =>
+    await expect(
       provider().verifyWebhook(Buffer.from(foreign.body), { 'stripe-signature': foreign.signature }),
-    ).toThrow(WebhookVerificationError);
+    ).rejects.toThrow(WebhookVerificationError);
     const old = fake.webhook('checkout.session.completed', providerRef, {
       secret: webhookSecret,
       timestamp: Math.floor(Date.now() / 1000) - 3600,
     });
-    expect(() => provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature })).toThrow(
-      WebhookVerificationError,
-    );
+    await expect(
+      provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature }),
+    ).rejects.toThrow(WebhookVerificationError);
   });
 
   it('refunds the payment intent once, however often it is asked', async () => {

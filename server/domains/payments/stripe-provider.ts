@@ -1,11 +1,37 @@
 import Stripe from 'stripe';
-import { WebhookVerificationError, type PaymentEvent, type PaymentProvider } from './payment-provider';
+import type { Currency } from '../../shared/money';
+import type { STRIPE_PAYMENT_METHODS } from '../../shared/payment-methods';
+import {
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentOutcome,
+  type PaymentProvider,
+} from './payment-provider';
+
+type StripeMethod = (typeof STRIPE_PAYMENT_METHODS)[number];
+
+/**
+ * The presentment currencies Stripe Checkout takes per method (docs.stripe.com, "Determine
+ * compatibility" of each method's guide; cards take every currency the shop uses). Alipay and
+ * WeChat Pay are wallets of buyers from China wherever they live, so the buyer's country does
+ * not narrow them.
+ */
+const STRIPE_METHOD_CURRENCIES: Record<Exclude<StripeMethod, 'card'>, ReadonlySet<string>> = {
+  alipay: new Set(['AUD', 'CAD', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'NZD', 'SGD', 'USD', 'MYR']),
+  wechat_pay: new Set(['AUD', 'CAD', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'SGD', 'USD', 'DKK', 'NOK', 'SEK', 'CHF']),
+};
+
+function stripeTakes(method: StripeMethod, currency: Currency): boolean {
+  return method === 'card' || STRIPE_METHOD_CURRENCIES[method].has(currency);
+}
 
 export interface StripeProviderOptions {
   secretKey: string;
   webhookSecret: string;
   /** Tests only: where the SDK sends its requests instead of api.stripe.com. */
   apiBase?: string;
+  /** The methods turned on in the shop's Stripe dashboard (STRIPE_PAYMENT_METHODS). */
+  methods: readonly StripeMethod[];
 }
 
 function connectionOptions(apiBase: string | undefined): Pick<Stripe.StripeConfig, 'host' | 'port' | 'protocol'> {
@@ -15,20 +41,21 @@ function connectionOptions(apiBase: string | undefined): Pick<Stripe.StripeConfi
   return { host: url.hostname, port: url.port || (protocol === 'http' ? 80 : 443), protocol };
 }
 
-function sessionEvent(
-  eventId: string,
-  type: 'payment.succeeded' | 'payment.failed',
-  session: Stripe.Checkout.Session,
-): PaymentEvent {
+function sessionOutcome(type: PaymentOutcome['type'], session: Stripe.Checkout.Session): PaymentOutcome {
   const intent = session.payment_intent;
+  const paymentId = Number(session.metadata?.payment_id);
   return {
-    eventId,
     type,
     providerRef: session.id,
+    paymentId: Number.isSafeInteger(paymentId) && paymentId > 0 ? paymentId : undefined,
     amountMinor: session.amount_total ?? undefined,
     currency: session.currency?.toUpperCase(),
     chargeRef: typeof intent === 'string' ? intent : intent?.id,
   };
+}
+
+function sessionEvent(eventId: string, type: PaymentOutcome['type'], session: Stripe.Checkout.Session): PaymentEvent {
+  return { eventId, ...sessionOutcome(type, session) };
 }
 
 /**
@@ -44,11 +71,23 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   });
   return {
     name: 'stripe',
+    methodsFor: ({ currency }) => options.methods.filter((method) => stripeTakes(method, currency)),
     async createCheckout(_ctx, request) {
-      const metadata = { payment_id: String(request.paymentId), order_id: String(request.orderId) };
+      const method = options.methods.find((offered) => offered === request.method);
+      if (!method) throw new Error(`stripe: method ${request.method} is not offered`);
+      const metadata = {
+        payment_id: String(request.paymentId),
+        order_id: String(request.orderId),
+        method,
+      };
       const session = await stripe.checkout.sessions.create(
         {
           mode: 'payment',
+          // One method per session: the buyer already chose it on our pay page. (API 2026-09-30
+          // removed `payment_method_types`; this filter is its successor.)
+          allowed_payment_method_types: [method],
+          // Checkout shows WeChat Pay's QR code on the web (the only client without an app id).
+          ...(method === 'wechat_pay' ? { payment_method_options: { wechat_pay: { client: 'web' as const } } } : {}),
           line_items: [
             {
               quantity: 1,
@@ -70,9 +109,12 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         { idempotencyKey: `checkout-payment-${request.paymentId}` },
       );
       if (!session.url) throw new Error(`stripe: checkout session ${session.id} has no url`);
+      // The filter drops a method silently when the dashboard has not turned it on.
+      if (!session.payment_method_types.includes(method))
+        throw new Error(`stripe: ${method} is not turned on in the Stripe dashboard (STRIPE_PAYMENT_METHODS)`);
       return { providerRef: session.id, redirectUrl: session.url };
     },
-    verifyWebhook(rawBody, headers) {
+    async verifyWebhook(rawBody, headers) {
       const signature = headers['stripe-signature'];
       let event: Stripe.Event;
       try {
@@ -98,6 +140,14 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         default:
           return { eventId: event.id, type: 'ignored', gatewayType: event.type };
       }
+    },
+    async lookupPayment(_ctx, request) {
+      const session = await stripe.checkout.sessions.retrieve(request.providerRef);
+      if (session.status === 'expired') return sessionOutcome('payment.failed', session);
+      // A delayed method completes unpaid and settles later; until then it is pending.
+      if (session.status === 'complete' && session.payment_status !== 'unpaid')
+        return sessionOutcome('payment.succeeded', session);
+      return 'pending';
     },
     async refund(_ctx, request) {
       if (!request.chargeRef) throw new Error(`stripe: payment ${request.paymentId} has no payment intent to refund`);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   orderIdParams,
   payAnswer,
@@ -7,14 +8,18 @@ import {
   webhookAnswer,
 } from '../../domains/payments/payments.schemas';
 import { paymentStatus, receiveWebhook, startPayment } from '../../domains/payments/payments.service';
-import type { PaymentProviderName } from '../../domains/payments/payment-provider';
+import { PAYMENT_PROVIDERS, type PaymentProviderName } from '../../domains/payments/payment-provider';
+import { providerNamed, sandboxPaymentsOn } from '../../domains/payments/payment-providers';
 import type { Env } from '../../shared/env';
 import { siteOriginOf } from '../request-context';
 import { requireUser } from '../auth';
-import { answers, ok } from '../envelope';
+import { answers, envelopeOf, ok } from '../envelope';
 
 /** The gateways' webhooks: verified against the exact bytes received, so the body stays raw. */
-const webhookRoutes: FastifyPluginAsyncZod<{ providers: PaymentProviderName[] }> = async (app, { providers }) => {
+const webhookRoutes: FastifyPluginAsyncZod<{ env: Env; providers: PaymentProviderName[] }> = async (
+  app,
+  { env, providers },
+) => {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   for (const provider of providers) {
@@ -25,12 +30,20 @@ const webhookRoutes: FastifyPluginAsyncZod<{ providers: PaymentProviderName[] }>
         schema: {
           tags: ['payments'],
           summary: `Webhook from the ${provider} gateway (signed; raw body)`,
-          response: answers(webhookAnswer, 'invalid', 'notFound', 'tooLarge'),
+          response: {
+            ...answers(webhookAnswer, 'invalid', 'notFound', 'tooLarge'),
+            200: envelopeOf(webhookAnswer).or(
+              z.string().describe("the gateway's own acknowledgement, as text (Alipay: success)"),
+            ),
+          },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const outcome = await receiveWebhook(request.ctx, provider, rawBody, request.headers);
+        // Some gateways read the answer's body (Alipay retries unless it says `success`).
+        const acknowledgement = providerNamed(env, provider)?.webhookAcknowledgement;
+        if (acknowledgement) return reply.type(acknowledgement.contentType).send(acknowledgement.body);
         return ok({ received: true as const, outcome });
       },
     );
@@ -52,6 +65,7 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
     async (request) => {
       const started = await startPayment(request.ctx, {
         orderId: request.body.order_id,
+        method: request.body.method,
         provider: request.body.provider,
         siteOrigin: siteOriginOf(request),
       });
@@ -73,9 +87,9 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
     async (request) => ok(await paymentStatus(request.ctx, request.params.id)),
   );
 
-  // The sandbox only takes webhooks while it is the chosen provider, so a live shop cannot be paid with play money.
-  const providers: PaymentProviderName[] = [];
-  if (env.PAYMENT_PROVIDER === 'sandbox') providers.push('sandbox');
-  if (env.STRIPE_SECRET_KEY && env.STRIPE_WEBHOOK_SECRET) providers.push('stripe');
-  await app.register(webhookRoutes, { providers });
+  // Webhooks of every configured gateway; the sandbox's only while it takes payments, so a live shop cannot be paid with play money.
+  const providers = PAYMENT_PROVIDERS.filter((name) =>
+    name === 'sandbox' ? sandboxPaymentsOn(env) : providerNamed(env, name) !== null,
+  );
+  await app.register(webhookRoutes, { env, providers });
 };

@@ -14,14 +14,14 @@ import { sandboxSessionParams } from '../../domains/payments/payments.schemas';
 import type { Env } from '../../shared/env';
 
 /**
- * The sandbox gateway's hosted page, served by the shop itself (only while
- * PAYMENT_PROVIDER=sandbox). It behaves like a real gateway: the shop learns the outcome
+ * The sandbox gateway's hosted page, served by the shop itself (only while the sandbox takes
+ * payments: SANDBOX_PAYMENTS, docs/decisions/0141-payment-methods-and-event-inbox.md). It behaves like a real gateway: the shop learns the outcome
  * from a signed webhook, not from the buyer's redirect.
  */
 export const sandboxGatewayRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { env }) => {
   if (env.NODE_ENV === 'production') {
     app.log.warn(
-      'PAYMENT_PROVIDER is sandbox: orders are paid with a test gateway and no money moves. Set PAYMENT_PROVIDER=stripe to take real payments.',
+      'The sandbox takes payments: buyers may pay with a test gateway and no money moves. Configure a real provider (STRIPE_SECRET_KEY …) and leave SANDBOX_PAYMENTS at auto, or set SANDBOX_PAYMENTS=off.',
     );
   }
   // The buttons post empty forms; the body carries nothing the gateway reads.

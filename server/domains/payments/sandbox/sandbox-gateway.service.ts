@@ -48,7 +48,10 @@ function randomId(prefix: string): string {
   return `${prefix}_${randomBytes(18).toString('base64url')}`;
 }
 
-export async function openSandboxSession(ctx: AppContext, request: CheckoutRequest): Promise<SandboxSession> {
+export async function openSandboxSession(
+  ctx: AppContext,
+  request: Omit<CheckoutRequest, 'method' | 'country'>,
+): Promise<SandboxSession> {
   const session = onlyRow(
     await ctx.db
       .insert(sandboxGatewaySessions)

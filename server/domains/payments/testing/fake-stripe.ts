@@ -12,6 +12,8 @@ export interface FakeStripe {
   sessions: Map<string, Record<string, unknown>>;
   refunds: Array<{ id: string; payment_intent: string; amount: string | null; idempotencyKey: string | undefined }>;
   requests: Array<{ method: string; path: string; form: URLSearchParams; authorization: string | undefined }>;
+  /** The buyer pays (or the session expires) at Stripe; no webhook is sent, as when one is lost. */
+  settle(sessionId: string, outcome: 'paid' | 'expired'): void;
   /** Makes the next N requests answer 500 (a gateway outage). */
   failNext(count: number): void;
   /** A signed webhook for a session, as Stripe would send it. */
@@ -27,7 +29,19 @@ export interface FakeStripe {
   close(): Promise<void>;
 }
 
-export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe> {
+/** The `allowed_payment_method_types[]` of a create call, or the dashboard's default (cards). */
+function allowedMethods(form: URLSearchParams): string[] {
+  const listed = [...form.entries()]
+    .filter(([key]) => /^allowed_payment_method_types\[\d+\]$/.test(key))
+    .map(([, value]) => value);
+  return listed.length > 0 ? listed : ['card'];
+}
+
+export async function startFakeStripe(
+  webhookSecret: string,
+  /** The methods "turned on in the dashboard": others are dropped from a session's list. */
+  enabledMethods: readonly string[] = ['card', 'alipay', 'wechat_pay'],
+): Promise<FakeStripe> {
   const sessions = new Map<string, Record<string, unknown>>();
   const refunds: FakeStripe['refunds'] = [];
   const requests: FakeStripe['requests'] = [];
@@ -61,7 +75,16 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
           amount_total: unitAmount * quantity,
           currency: form.get('line_items[0][price_data][currency]'),
           client_reference_id: form.get('client_reference_id'),
-          metadata: { payment_id: form.get('metadata[payment_id]'), order_id: form.get('metadata[order_id]') },
+          metadata: {
+            payment_id: form.get('metadata[payment_id]'),
+            order_id: form.get('metadata[order_id]'),
+            method: form.get('metadata[method]'),
+          },
+          // Like Stripe's `allowed_payment_method_types`: a filter on what the dashboard has turned on.
+          payment_method_types: allowedMethods(form).filter((method) => enabledMethods.includes(method)),
+          payment_method_options: form.get('payment_method_options[wechat_pay][client]')
+            ? { wechat_pay: { client: form.get('payment_method_options[wechat_pay][client]') } }
+            : {},
           success_url: form.get('success_url'),
           cancel_url: form.get('cancel_url'),
           payment_status: 'unpaid',
@@ -69,6 +92,13 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
           payment_intent: null,
         };
         sessions.set(id, session);
+        return send(200, session);
+      }
+      const retrieved = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(path);
+      if (request.method === 'GET' && retrieved) {
+        const session = sessions.get(retrieved[1]!);
+        if (!session)
+          return send(404, { error: { type: 'invalid_request_error', message: `No such checkout.session` } });
         return send(200, session);
       }
       if (request.method === 'POST' && path === '/v1/refunds') {
@@ -101,6 +131,16 @@ export async function startFakeStripe(webhookSecret: string): Promise<FakeStripe
     requests,
     failNext(count) {
       failures = count;
+    },
+    settle(sessionId, outcome) {
+      const session = sessions.get(sessionId);
+      if (!session) throw new Error(`fake stripe: no session ${sessionId}`);
+      Object.assign(
+        session,
+        outcome === 'paid'
+          ? { status: 'complete', payment_status: 'paid', payment_intent: `pi_test_${sessionId}` }
+          : { status: 'expired', payment_status: 'unpaid' },
+      );
     },
     webhook(type, sessionId, options = { secret: webhookSecret }) {
       const session = sessions.get(sessionId) ?? {
