@@ -78,6 +78,7 @@ async function paidOrder(options: {
     orderId: order.id,
     userId: buyer.id,
     provider: 'sandbox',
+    method: 'sandbox',
     providerRef: `sbx_${orderNo}`,
     chargeRef: `ch_${orderNo}`,
     amountMinor: totalMinor,

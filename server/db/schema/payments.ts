@@ -1,8 +1,8 @@
-import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { Locale } from '../../../i18n/locales';
 import type { Currency } from '../../shared/money';
-import type { PaymentProviderName } from '../../shared/payment-methods';
+import type { PaymentMethodName, PaymentProviderName } from '../../shared/payment-methods';
 import { timestamps } from './columns';
 import { users } from './customers';
 import { orders } from './orders';
@@ -27,6 +27,8 @@ export const payments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').$type<PaymentProviderName>().notNull(),
+    /** What the buyer chose on the pay page (card, alipay …); the provider above serves it. */
+    method: text('method').$type<PaymentMethodName>().notNull(),
     providerRef: text('provider_ref'),
     /** The captured charge at the gateway (Stripe payment intent), needed for refunds. */
     chargeRef: text('charge_ref'),
@@ -42,12 +44,28 @@ export const payments = pgTable(
   (table) => [
     index('payments_order_idx').on(table.orderId),
     uniqueIndex('payments_provider_ref_idx').on(table.provider, table.providerRef),
+    // The reconciliation job's question: pending payments not looked at for a while.
+    index('payments_pending_idx')
+      .on(table.updatedAt)
+      .where(sql`${table.status} = 'pending'`),
   ],
 );
 
+/** A gateway's outcome kept in the inbox until its payment is known (the domain's PaymentOutcome). */
+export interface HeldPaymentOutcome {
+  type: 'payment.succeeded' | 'payment.failed';
+  providerRef: string;
+  paymentId?: number;
+  amountMinor?: number;
+  currency?: string;
+  chargeRef?: string;
+}
+
 /**
- * Every webhook event that was applied, keyed by the gateway's event id: a replay finds its
- * id taken and changes nothing. Written in the same transaction as the change it caused.
+ * The inbox of every provider's events (webhooks, and what reconciliation heard), keyed by the
+ * gateway's event id: a replay finds its id taken and changes nothing. Written in the same
+ * transaction as the change it caused. An event for a payment not known yet is `held` with its
+ * content and applied when the payment appears (ADR 0141).
  */
 export const paymentEvents = pgTable(
   'payment_events',
@@ -57,11 +75,20 @@ export const paymentEvents = pgTable(
     eventId: text('event_id').notNull(),
     type: text('type').notNull(),
     paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
-    /** What the event did: applied, ignored (illegal or stale transition), unknown payment... */
+    /** What the event did: paid, failed, stale, duplicate, ignored, refund_due, or held (waiting for its payment). */
     outcome: text('outcome').notNull(),
+    /** The gateway's reference of the payment the event is about; how a held event finds it. */
+    providerRef: text('provider_ref'),
+    /** A held event's content, to apply later; null once applied. */
+    held: jsonb('held').$type<HeldPaymentOutcome>(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('payment_events_provider_event_idx').on(table.provider, table.eventId)],
+  (table) => [
+    uniqueIndex('payment_events_provider_event_idx').on(table.provider, table.eventId),
+    index('payment_events_held_idx')
+      .on(table.provider, table.providerRef)
+      .where(sql`${table.outcome} = 'held'`),
+  ],
 );
 
 /**

@@ -86,6 +86,7 @@ export async function startPayment(
         orderId: order.id,
         userId: ctx.user!.id,
         provider: provider.name,
+        method,
         amountMinor: order.amountMinor,
         currency: order.currency,
       })
