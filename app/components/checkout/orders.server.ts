@@ -33,6 +33,7 @@ export async function payAction(context: StorefrontLoadContext, request: Request
     const started = await context.services.payments.startPayment(context.ctx, {
       orderId,
       siteOrigin: siteOrigin(context.ctx.env, new URL(request.url).origin),
+      hints: { userAgent: request.headers.get('user-agent'), mobileHint: request.headers.get('sec-ch-ua-mobile') },
     });
     return redirectDocument(started.redirectUrl);
   } catch (error) {

@@ -1,6 +1,7 @@
 import type { Locale } from '../../../i18n/locales';
 import type { AppContext } from '../../context';
 import type { Currency } from '../../shared/money';
+import type { PayDevice } from './buyer-device';
 import {
   PAYMENT_METHODS,
   PAYMENT_PROVIDERS,
@@ -48,6 +49,8 @@ export interface CheckoutRequest {
   /** The buyer's country, ISO 3166-1 alpha-2. */
   country: string;
   locale: Locale;
+  /** The buyer's device, for gateways with a page per device (Alipay: page pay or mobile-web pay); unset: desktop. */
+  device?: PayDevice;
   /** What the gateway page shows the buyer (the order number). */
   description: string;
   /** Absolute URLs the gateway sends the buyer back to. */

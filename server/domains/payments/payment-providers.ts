@@ -7,6 +7,7 @@ import {
   type PaymentProvider,
   type PaymentProviderName,
 } from './payment-provider';
+import { createAlipayProvider } from './alipay-provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe-provider';
 
@@ -26,8 +27,15 @@ function build(env: Env, name: PaymentProviderName): PaymentProvider | null {
         methods: env.STRIPE_PAYMENT_METHODS,
       });
     case 'paypal':
-    case 'alipay':
       return null;
+    case 'alipay':
+      if (!env.ALIPAY_APP_ID || !env.ALIPAY_PRIVATE_KEY || !env.ALIPAY_PUBLIC_KEY) return null;
+      return createAlipayProvider({
+        appId: env.ALIPAY_APP_ID,
+        privateKey: env.ALIPAY_PRIVATE_KEY,
+        alipayPublicKey: env.ALIPAY_PUBLIC_KEY,
+        gateway: env.ALIPAY_GATEWAY,
+      });
   }
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { payDevice } from './buyer-device';
 import { rowId } from '../../shared/ids.schemas';
 import { PAYMENT_METHODS, PAYMENT_PROVIDERS } from './payment-provider';
 import { PAYMENT_STATES } from '../../db/schema';
@@ -14,6 +15,11 @@ export const payBody = z.strictObject({
   order_id: id,
   method: z.enum(PAYMENT_METHODS).optional().describe('what the buyer chose; unset: the first method offered'),
   provider: z.enum(PAYMENT_PROVIDERS).optional().describe('older clients: the gateway, when no method is named'),
+  device: payDevice
+    .optional()
+    .describe(
+      'which gateway page suits the buyer (Alipay: page pay or mobile-web pay); unset: read from the User-Agent',
+    ),
 });
 
 export const orderIdParams = z.object({ id });

@@ -68,6 +68,11 @@ export const paymentRoutes: FastifyPluginAsyncZod<{ env: Env }> = async (app, { 
         method: request.body.method,
         provider: request.body.provider,
         siteOrigin: siteOriginOf(request),
+        device: request.body.device,
+        hints: {
+          userAgent: request.headers['user-agent'],
+          mobileHint: String(request.headers['sec-ch-ua-mobile'] ?? ''),
+        },
       });
       return ok({ payment_id: started.paymentId, redirect_url: started.redirectUrl });
     },

@@ -1,0 +1,327 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { paymentEvents, payments, refunds } from '../../server/db/schema';
+import { PERMISSIONS } from '../../server/domains/staff/permissions';
+import { startFakeAlipay, type FakeAlipay } from '../../server/domains/payments/testing/fake-alipay';
+import { makeBuyer, type Buyer } from '../support/buyers';
+import { createSignedInStaff, type TestStaff } from '../support/staff';
+import { startTestServer, type TestServer } from '../support/test-server';
+import { cancelOrder, makeOrder, orderRow, paidHistoryRows, paymentRow } from './payments-fixtures';
+
+/**
+ * Alipay through the official SDK against a local fake gateway (ADR 0143): the shop's RSA2
+ * requests are checked by the fake with the app's public key; the fake signs notifies, return
+ * parameters and answers with "Alipay's" key, whose public half the shop is given. Both key
+ * pairs are made here.
+ */
+const APP_ID = '2021000000000042';
+const rsaPair = (type: 'pkcs1' | 'pkcs8') =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type, format: 'pem' },
+  });
+const app = rsaPair('pkcs1');
+const alipay = rsaPair('pkcs8');
+const stranger = rsaPair('pkcs8');
+/** As Alipay's key tool writes keys: bare base64 of the DER, no PEM lines. */
+const bareBase64 = (pem: string) => pem.replace(/-----[A-Z ]+-----|\s/g, '');
+
+let fake: FakeAlipay;
+let server: TestServer;
+let buyer: Buyer;
+let owner: TestStaff;
+
+beforeAll(async () => {
+  fake = await startFakeAlipay({
+    appId: APP_ID,
+    appPublicKey: app.publicKey,
+    alipayPrivateKey: alipay.privateKey,
+    notifyRetryMs: 200,
+  });
+  server = await startTestServer({
+    ALIPAY_APP_ID: APP_ID,
+    ALIPAY_PRIVATE_KEY: bareBase64(app.privateKey),
+    ALIPAY_PUBLIC_KEY: bareBase64(alipay.publicKey),
+    ALIPAY_GATEWAY: fake.gateway,
+  });
+  buyer = await makeBuyer(server);
+  owner = await createSignedInStaff(server, { permissions: PERMISSIONS, refundLimitMinor: null });
+});
+afterAll(async () => {
+  await server?.close();
+  await fake?.close();
+});
+
+const DESKTOP_CHROME =
+  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1';
+
+async function startPaying(orderId: number, userAgent = DESKTOP_CHROME) {
+  const response = await buyer.call('/v1/pay', {
+    method: 'POST',
+    body: { order_id: orderId, method: 'alipay' },
+    headers: { 'user-agent': userAgent },
+  });
+  expect(response.body.code, response.body.msg).toBe(200);
+  const paymentId = response.body.data.payment_id as number;
+  const outTradeNo = (await paymentRow(server.ctx, paymentId))!.providerRef!;
+  return { paymentId, outTradeNo, redirectUrl: response.body.data.redirect_url as string };
+}
+
+/** The buyer opens the cashier link the shop gave (the fake checks the shop's signature and opens the trade). */
+async function openCashier(redirectUrl: string) {
+  const page = await fetch(redirectUrl);
+  return { status: page.status, html: await page.text() };
+}
+
+function deliver(body: string) {
+  return server.request('/v1/pay/webhook/alipay', {
+    method: 'POST',
+    rawBody: body,
+    headers: { lang: 'en', 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
+  });
+}
+
+async function eventsOf(paymentId: number) {
+  return server.ctx.db
+    .select({ eventId: paymentEvents.eventId, type: paymentEvents.type, outcome: paymentEvents.outcome })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.paymentId, paymentId))
+    .orderBy(paymentEvents.id);
+}
+
+describe('alipay payments (alipay-sdk against a local fake gateway)', () => {
+  it('sends a desktop buyer to page pay for the order amount in yuan and marks the order paid on the TRADE_SUCCESS notify, answered "success"', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 12_345, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    expect(outTradeNo).toMatch(new RegExp(`^pay_${paymentId}_[0-9a-f]{12}$`));
+    const link = new URL(redirectUrl);
+    expect(`${link.origin}${link.pathname}`).toBe(fake.gateway);
+    expect(link.searchParams.get('method')).toBe('alipay.trade.page.pay');
+    expect(link.searchParams.get('sign_type')).toBe('RSA2');
+    expect(link.searchParams.get('return_url')).toBe(`${server.url}/en/result/success?order_id=${orderId}`);
+    expect(link.searchParams.get('notify_url')).toBe(`${server.url}/v1/pay/webhook/alipay`);
+    expect(JSON.parse(link.searchParams.get('biz_content')!)).toEqual({
+      out_trade_no: outTradeNo,
+      total_amount: '123.45',
+      subject: (await orderRow(server.ctx, orderId))!.orderNo,
+      product_code: 'FAST_INSTANT_TRADE_PAY',
+    });
+
+    const cashier = await openCashier(redirectUrl);
+    expect(cashier.status).toBe(200);
+    expect(cashier.html).toContain('¥123.45');
+    expect(fake.requests.at(-1)).toEqual({ method: 'alipay.trade.page.pay', verified: true });
+
+    fake.holdNotifies(true);
+    await fake.pay(outTradeNo);
+    fake.holdNotifies(false);
+    const tradeNo = fake.trades.get(outTradeNo)!.tradeNo;
+    const notify = fake.notify(outTradeNo, 'TRADE_SUCCESS');
+    const response = await deliver(notify);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(response.text).toBe('success');
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
+    expect(await paymentRow(server.ctx, paymentId)).toMatchObject({ status: 'succeeded', chargeRef: tradeNo });
+
+    // Alipay repeats a notify until it reads "success" (and sometimes after): the same news changes nothing.
+    expect((await deliver(notify)).text).toBe('success');
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS'))).text).toBe('success');
+    expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
+    expect(await eventsOf(paymentId)).toEqual([
+      { eventId: `${tradeNo}:TRADE_SUCCESS`, type: 'payment.succeeded', outcome: 'paid' },
+    ]);
+  });
+
+  it('sends a phone to mobile-web pay (wap), whose back button returns to the fail page', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 5_000, 'CNY');
+    const { outTradeNo, redirectUrl } = await startPaying(orderId, IPHONE_SAFARI);
+    const link = new URL(redirectUrl);
+    expect(link.searchParams.get('method')).toBe('alipay.trade.wap.pay');
+    expect(JSON.parse(link.searchParams.get('biz_content')!)).toEqual({
+      out_trade_no: outTradeNo,
+      total_amount: '50.00',
+      subject: (await orderRow(server.ctx, orderId))!.orderNo,
+      product_code: 'QUICK_WAP_WAY',
+      quit_url: `${server.url}/en/result/fail?order_id=${orderId}`,
+    });
+    expect((await openCashier(redirectUrl)).html).toContain('QUICK_WAP_WAY');
+    // A client that says which cashier it wants is believed over its User-Agent.
+    const asked = await buyer.call('/v1/pay', {
+      method: 'POST',
+      body: { order_id: orderId, method: 'alipay', device: 'desktop' },
+      headers: { 'user-agent': IPHONE_SAFARI },
+    });
+    expect(new URL(asked.body.data.redirect_url).searchParams.get('method')).toBe('alipay.trade.page.pay');
+  });
+
+  it('refuses a notify that Alipay did not sign for this app (400, not "success"), and changes nothing', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 8_800, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    const tradeNo = fake.trades.get(outTradeNo)!.tradeNo;
+
+    const forged = await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS', { signWith: stranger.privateKey }));
+    expect(forged.status).toBe(400);
+    expect(forged.text).not.toBe('success');
+    expect(forged.body).toEqual({ code: 400, msg: 'Invalid webhook signature', data: null });
+    const genuine = fake.notify(outTradeNo, 'TRADE_SUCCESS');
+    expect((await deliver(genuine.replace('trade_status=TRADE_SUCCESS', 'trade_status=TRADE_FINISHED'))).status).toBe(
+      400,
+    );
+    expect((await deliver(genuine.replace(/&sign=[^&]*/, ''))).status).toBe(400);
+    // Signed by Alipay, but for another merchant's app.
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS', { appId: '2021000000000999' }))).status).toBe(400);
+    expect((await deliver('not a form at all')).status).toBe(400);
+
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 1, payStatus: 1 });
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('pending');
+    expect(
+      await server.ctx.db
+        .select()
+        .from(paymentEvents)
+        .where(eq(paymentEvents.eventId, `${tradeNo}:TRADE_SUCCESS`)),
+    ).toEqual([]);
+  });
+
+  it('takes trade states in any order: WAIT_BUYER_PAY is ignored, TRADE_FINISHED before TRADE_SUCCESS pays once, TRADE_CLOSED after paying is stale', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 20_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    const tradeNo = fake.trades.get(outTradeNo)!.tradeNo;
+
+    expect((await deliver(fake.notify(outTradeNo, 'WAIT_BUYER_PAY'))).text).toBe('success');
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('pending');
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_FINISHED'))).text).toBe('success');
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS'))).text).toBe('success');
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_CLOSED'))).text).toBe('success');
+
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('succeeded');
+    expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
+    expect(await eventsOf(paymentId)).toEqual([
+      { eventId: `${tradeNo}:TRADE_FINISHED`, type: 'payment.succeeded', outcome: 'paid' },
+      { eventId: `${tradeNo}:TRADE_SUCCESS`, type: 'payment.succeeded', outcome: 'stale' },
+      { eventId: `${tradeNo}:TRADE_CLOSED`, type: 'payment.failed', outcome: 'stale' },
+    ]);
+  });
+
+  it('marks a trade closed unpaid failed and keeps the order payable', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 3_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_CLOSED'))).text).toBe('success');
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('failed');
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 1, payStatus: 1 });
+    expect((await startPaying(orderId)).paymentId).toBeGreaterThan(paymentId);
+  });
+
+  it('refunds through Alipay when the payment lands after the order was cancelled', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 6_600, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    await cancelOrder(server.ctx, orderId);
+    fake.holdNotifies(true);
+    await fake.pay(outTradeNo);
+    fake.holdNotifies(false);
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS'))).text).toBe('success');
+
+    expect(fake.refunds.filter((refund) => refund.outTradeNo === outTradeNo)).toEqual([
+      { outTradeNo, outRequestNo: `refund_payment_${paymentId}`, refundFen: 6_600 },
+    ]);
+    const tradeNo = fake.trades.get(outTradeNo)!.tradeNo;
+    expect(await paymentRow(server.ctx, paymentId)).toMatchObject({
+      status: 'refunded',
+      refundRef: `${tradeNo}/refund_payment_${paymentId}`,
+    });
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 60, payStatus: 3 });
+    expect(fake.trades.get(outTradeNo)!.status).toBe('TRADE_CLOSED');
+  });
+
+  it('does not take a notify whose amount differs from what the shop asked for: the money goes back', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 12_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    fake.holdNotifies(true);
+    await fake.pay(outTradeNo);
+    fake.holdNotifies(false);
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS', { totalAmount: '0.01' }))).text).toBe('success');
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 1, payStatus: 1 });
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('refunded');
+    expect(fake.refunds.filter((refund) => refund.outTradeNo === outTradeNo)).toEqual([
+      { outTradeNo, outRequestNo: `refund_payment_${paymentId}`, refundFen: 12_000 },
+    ]);
+  });
+
+  it('refunds part and then the rest through the console; the same refund key asked again refunds once', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 10_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    await fake.pay(outTradeNo); // the fake's own notify reaches the listening shop
+    await expect.poll(async () => (await paymentRow(server.ctx, paymentId))?.status).toBe('succeeded');
+
+    const refund = (amountMinor: number, idempotencyKey: string) =>
+      owner.request(`/v1/admin/orders/${orderId}/refunds`, {
+        method: 'POST',
+        body: { amount_minor: amountMinor, reason: 'Damaged in transit', idempotency_key: idempotencyKey },
+      });
+    const settled = async (id: number) => {
+      await expect
+        .poll(async () => (await server.ctx.db.select().from(refunds).where(eq(refunds.id, id)))[0]?.status, {
+          timeout: 10_000,
+        })
+        .toBe('succeeded');
+    };
+    const partKey = `alipay-part-${paymentId}`;
+    const part = await refund(3_050, partKey);
+    expect(part.status).toBe(200);
+    await settled(part.body.data.id);
+    expect((await refund(3_050, partKey)).body.data.id).toBe(part.body.data.id);
+    const rest = await refund(6_950, `alipay-rest-${paymentId}`);
+    await settled(rest.body.data.id);
+
+    expect(fake.refunds.filter((made) => made.outTradeNo === outTradeNo)).toEqual([
+      { outTradeNo, outRequestNo: `alipay_part_${paymentId}`, refundFen: 3_050 },
+      { outTradeNo, outRequestNo: `alipay_rest_${paymentId}`, refundFen: 6_950 },
+    ]);
+    expect(fake.trades.get(outTradeNo)).toMatchObject({ refundedFen: 10_000, status: 'TRADE_CLOSED' });
+    // Alipay's notify of the refund is recorded and acted on by nobody: the refund was settled by our own call.
+    expect(
+      (
+        await deliver(
+          fake.notify(outTradeNo, 'TRADE_CLOSED', {
+            extra: { gmt_refund: '2026-11-27 12:00:00', refund_fee: '100.00' },
+          }),
+        )
+      ).text,
+    ).toBe('success');
+    expect((await paymentRow(server.ctx, paymentId))?.status).not.toBe('failed');
+  });
+
+  it('keeps a refund owed while Alipay is down, and the payments job pays it back later', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 4_200, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    await cancelOrder(server.ctx, orderId);
+    fake.holdNotifies(true);
+    await fake.pay(outTradeNo);
+    fake.holdNotifies(false);
+    fake.failNext(1);
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS'))).text).toBe('success');
+    const owed = await paymentRow(server.ctx, paymentId);
+    expect(owed?.status).toBe('refund_pending');
+    expect(owed?.lastError).toMatch(/^refund: /);
+    await server.ctx.db
+      .update(payments)
+      .set({ updatedAt: new Date(Date.now() - 120_000) })
+      .where(eq(payments.id, paymentId));
+    await expect
+      .poll(async () => (await paymentRow(server.ctx, paymentId))?.status, { timeout: 10_000, interval: 250 })
+      .toBe('refunded');
+    expect(fake.refunds.filter((refund) => refund.outTradeNo === outTradeNo)).toHaveLength(1);
+  });
+});
