@@ -23,6 +23,8 @@ export interface OrderForPayment {
   /** The amount to charge, in minor units of `currency` (the settlement currency). */
   amountMinor: number;
   currency: Currency;
+  /** What the amount is made of: goods + shipping + duties - discount. */
+  amountParts: { goodsMinor: number; shippingMinor: number; discountMinor: number; dutiesMinor: number };
   /** What the buyer saw in their display currency, at the rate frozen on the order. */
   displayAmountMinor: number;
   displayCurrency: Currency;
@@ -55,6 +57,12 @@ export async function getOrderForPayment(
     status: order.status,
     payStatus: order.payStatus,
     amountMinor: order.totalMinor,
+    amountParts: {
+      goodsMinor: order.goodsAmountMinor,
+      shippingMinor: order.shippingFeeMinor,
+      discountMinor: order.discountMinor,
+      dutiesMinor: order.dutiesMinor,
+    },
     currency: isCurrency(order.currency) ? order.currency : 'CNY',
     displayAmountMinor: order.displayTotalMinor,
     displayCurrency: isCurrency(order.displayCurrency) ? order.displayCurrency : 'CNY',

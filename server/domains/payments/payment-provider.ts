@@ -1,7 +1,6 @@
 import type { Locale } from '../../../i18n/locales';
 import type { AppContext } from '../../context';
 import type { Currency } from '../../shared/money';
-import type { PayDevice } from './buyer-device';
 import {
   PAYMENT_METHODS,
   PAYMENT_PROVIDERS,
@@ -39,6 +38,15 @@ export interface MethodQuery {
   country: string;
 }
 
+/** What an order's total is made of, in minor units of its currency: goods + shipping + duties - discount. */
+export interface AmountParts {
+  goodsMinor: number;
+  shippingMinor: number;
+  discountMinor: number;
+  /** Duties and import taxes collected at checkout (0 when none are). */
+  dutiesMinor: number;
+}
+
 export interface CheckoutRequest {
   paymentId: number;
   orderId: number;
@@ -46,11 +54,11 @@ export interface CheckoutRequest {
   method: PaymentMethodName;
   amountMinor: number;
   currency: Currency;
+  /** The parts of `amountMinor`, for gateways that show a breakdown (PayPal); unset: the total alone. */
+  amountParts?: AmountParts;
   /** The buyer's country, ISO 3166-1 alpha-2. */
   country: string;
   locale: Locale;
-  /** The buyer's device, for gateways with a page per device (Alipay: page pay or mobile-web pay); unset: desktop. */
-  device?: PayDevice;
   /** What the gateway page shows the buyer (the order number). */
   description: string;
   /** Absolute URLs the gateway sends the buyer back to. */

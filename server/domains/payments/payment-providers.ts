@@ -7,7 +7,7 @@ import {
   type PaymentProvider,
   type PaymentProviderName,
 } from './payment-provider';
-import { createAlipayProvider } from './alipay-provider';
+import { createPayPalProvider } from './paypal-provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe-provider';
 
@@ -27,15 +27,16 @@ function build(env: Env, name: PaymentProviderName): PaymentProvider | null {
         methods: env.STRIPE_PAYMENT_METHODS,
       });
     case 'paypal':
-      return null;
-    case 'alipay':
-      if (!env.ALIPAY_APP_ID || !env.ALIPAY_PRIVATE_KEY || !env.ALIPAY_PUBLIC_KEY) return null;
-      return createAlipayProvider({
-        appId: env.ALIPAY_APP_ID,
-        privateKey: env.ALIPAY_PRIVATE_KEY,
-        alipayPublicKey: env.ALIPAY_PUBLIC_KEY,
-        gateway: env.ALIPAY_GATEWAY,
+      if (!env.PAYPAL_CLIENT_ID || !env.PAYPAL_CLIENT_SECRET || !env.PAYPAL_WEBHOOK_ID) return null;
+      return createPayPalProvider({
+        clientId: env.PAYPAL_CLIENT_ID,
+        clientSecret: env.PAYPAL_CLIENT_SECRET,
+        webhookId: env.PAYPAL_WEBHOOK_ID,
+        environment: env.PAYPAL_ENVIRONMENT,
+        apiBase: env.PAYPAL_API_BASE,
       });
+    case 'alipay':
+      return null;
   }
 }
 

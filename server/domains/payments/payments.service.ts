@@ -4,7 +4,6 @@ import type { AppContext, RequestContext } from '../../context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
-import { buyerDevice, type DeviceHints, type PayDevice } from './buyer-device';
 import { canTransition } from './payment-lifecycle';
 import {
   WebhookVerificationError,
@@ -73,15 +72,7 @@ function chosenMethod(
  */
 export async function startPayment(
   ctx: RequestContext,
-  input: {
-    orderId: number;
-    method?: PaymentMethodName;
-    provider?: PaymentProviderName;
-    siteOrigin: string;
-    /** The device the client asked a gateway page for; unset: read from `hints`. */
-    device?: PayDevice;
-    hints?: DeviceHints;
-  },
+  input: { orderId: number; method?: PaymentMethodName; provider?: PaymentProviderName; siteOrigin: string },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
@@ -109,9 +100,9 @@ export async function startPayment(
       method,
       amountMinor: payment.amountMinor,
       currency: payment.currency,
+      amountParts: order.amountParts,
       country: order.country,
       locale: ctx.locale,
-      device: buyerDevice(input.device, input.hints ?? {}),
       description: order.orderNo,
       successUrl: `${result}/success?order_id=${order.id}`,
       failUrl: `${result}/fail?order_id=${order.id}`,

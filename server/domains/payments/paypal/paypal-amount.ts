@@ -1,14 +1,6 @@
 import { formatAmount, isCurrency, MINOR_DIGITS, type Currency, type Money } from '../../../shared/money';
+import type { AmountParts } from '../payment-provider';
 import type { CreateOrderBody, PayPalMoney } from './paypal-client';
-
-/** What an order's total is made of, in minor units of the currency it is charged in. */
-export interface AmountParts {
-  goodsMinor: number;
-  shippingMinor: number;
-  discountMinor: number;
-  /** Duties and import taxes collected at checkout; PayPal calls them tax_total. */
-  dutiesMinor: number;
-}
 
 type PayPalAmount = CreateOrderBody['purchase_units'][number]['amount'];
 
