@@ -37,7 +37,7 @@ export const payStatusAnswer = z.object({
 export type PaymentStatusView = z.infer<typeof payStatusAnswer>;
 
 /** What a verified webhook did (the gateway only needs a 200; the outcome helps reading logs and tests). */
-const WEBHOOK_OUTCOMES = ['duplicate', 'ignored', 'unknown_payment', 'stale', 'paid', 'failed', 'refund_due'] as const;
+const WEBHOOK_OUTCOMES = ['duplicate', 'ignored', 'held', 'stale', 'paid', 'failed', 'refund_due'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 export const webhookAnswer = z.object({ received: z.literal(true), outcome: z.enum(WEBHOOK_OUTCOMES) });
