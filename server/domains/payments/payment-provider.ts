@@ -122,6 +122,12 @@ export interface RefundRequest {
    * refund's own key, or `refund-payment-<id>` for a whole payment owed back.
    */
   idempotencyKey: string;
+  /**
+   * Everything the charge took, owed back (the order was cancelled meanwhile, or the amount
+   * charged is not the order's): gateways that can refund "the rest" do so, since what they
+   * captured may differ from `amountMinor`, which is what the shop asked for.
+   */
+  whole?: boolean;
 }
 
 /** A webhook whose signature, timestamp or shape is not acceptable (answered 400, nothing stored). */

@@ -238,7 +238,20 @@ describe('paypal provider (against a local fake of the API)', () => {
         requestId: 'refund-key-rest',
       },
     ]);
-    await expect(refund(1, 'refund-key-more')).rejects.toThrow(/REFUND_AMOUNT_EXCEEDED/);
+    await expect(refund(1, 'refund-key-more')).rejects.toThrow(/CAPTURE_FULLY_REFUNDED/);
+  });
+
+  it('refunds what the capture took when money is owed back whole, whatever the shop had asked', async () => {
+    const paypal = provider();
+    const { providerRef } = await paypal.createCheckout(ctx, { ...checkout, paymentId: 15 });
+    fake.approve(providerRef);
+    fake.captureNextWith({ currency_code: 'JPY', value: '900' });
+    const chargeRef = ((await lookup(paypal, providerRef)) as { chargeRef: string }).chargeRef;
+    const owed = { paymentId: 15, providerRef, chargeRef, amountMinor: 1280, currency: 'JPY' as const };
+    await paypal.refund(ctx, { ...owed, idempotencyKey: 'refund-payment-15', whole: true });
+    expect(fake.refunds.filter((one) => one.captureId === chargeRef)).toEqual([
+      expect.objectContaining({ amount: { currency_code: 'JPY', value: '900' }, requestId: 'refund-payment-15' }),
+    ]);
   });
 });
 

@@ -155,9 +155,13 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
     },
     async refund(_ctx, request) {
       if (!request.chargeRef) throw new Error(`paypal: payment ${request.paymentId} has no capture to refund`);
+      // Without an amount PayPal refunds what is left of the capture: for money owed back whole,
+      // that is what was really captured, even when it is not what the shop asked for.
       const refund = await client.refundCapture(
         request.chargeRef,
-        { amount: paypalAmount({ amountMinor: request.amountMinor, currency: request.currency }, undefined) },
+        request.whole
+          ? {}
+          : { amount: paypalAmount({ amountMinor: request.amountMinor, currency: request.currency }, undefined) },
         request.idempotencyKey,
       );
       return { refundRef: refund.id };

@@ -105,7 +105,8 @@ export interface PayPalClient {
   captureOrder(orderId: string, requestId: string): Promise<PayPalOrder>;
   refundCapture(
     captureId: string,
-    body: { amount: PayPalMoney },
+    /** No amount: all that is left of the capture. */
+    body: { amount?: PayPalMoney },
     requestId: string,
   ): Promise<{ id: string; status: string }>;
 }

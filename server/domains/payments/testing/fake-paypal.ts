@@ -277,15 +277,21 @@ export async function startFakePayPal(credentials: {
         const captureId = decodeURIComponent(refundPath[1]!);
         const captured = [...orders.values()].flatMap((order) => order.captures).find((one) => one.id === captureId);
         if (!captured) return problem(404, 'RESOURCE_NOT_FOUND', 'INVALID_RESOURCE_ID');
-        const amount: Money = body.amount ?? captured.amount;
-        const cents = (money: Money) => Math.round(Number(money.value) * 100);
+        // Hundredths for every currency: values are compared, never sent back, except "the rest".
+        const hundredths = (money: Money) => Math.round(Number(money.value) * 100);
         const already = refunds
           .filter((one) => one.captureId === captureId)
-          .reduce((sum, one) => sum + cents(one.amount), 0);
+          .reduce((sum, one) => sum + hundredths(one.amount), 0);
+        const left = hundredths(captured.amount) - already;
+        const decimals = captured.amount.value.includes('.') ? 2 : 0;
+        const amount: Money = body.amount ?? {
+          currency_code: captured.amount.currency_code,
+          value: (left / 100).toFixed(decimals),
+        };
         if (amount.currency_code !== captured.amount.currency_code)
           return problem(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_MISMATCH');
-        if (already + cents(amount) > cents(captured.amount))
-          return problem(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED');
+        if (left <= 0) return problem(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED');
+        if (hundredths(amount) > left) return problem(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED');
         const refund: FakePayPalRefund = { id: newId('REF'), captureId, amount, requestId };
         refunds.push(refund);
         return send(201, { id: refund.id, status: 'COMPLETED', amount });
