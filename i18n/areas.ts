@@ -20,6 +20,7 @@ import { adminAfterSaleMessages } from './messages/admin-after-sales';
 import { afterSaleMessages } from './messages/after-sales';
 import { afterSaleUiMessages } from './messages/after-sales-ui';
 import { imageUploadMessages } from './messages/image-uploads';
+import { dutyMessages } from './messages/duties';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -38,6 +39,7 @@ export const MESSAGE_AREAS = {
   afterSales: afterSaleMessages,
   afterSalesUi: afterSaleUiMessages,
   checkoutUi: checkoutUiMessages,
+  duties: dutyMessages,
   imageUploads: imageUploadMessages,
   admin: adminMessages,
   adminConsole: adminConsoleMessages,

@@ -24,6 +24,7 @@ export const MESSAGE_PACKS = {
     'orders',
     'payments',
     'checkoutUi',
+    'duties',
     'afterSales',
     'afterSalesUi',
     'imageUploads',

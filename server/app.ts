@@ -18,6 +18,7 @@ import { addressRoutes } from './http/routes/address.routes';
 import { adminSessionRoutes } from './http/routes/admin-session.routes';
 import { adminStaffRoutes } from './http/routes/admin-staff.routes';
 import { adminOrderRoutes } from './http/routes/admin-orders.routes';
+import { adminDutyRoutes } from './http/routes/admin-duties.routes';
 import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { adminAfterSaleRoutes } from './http/routes/admin-after-sales.routes';
 import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
@@ -155,6 +156,7 @@ export async function buildApp({
           await admin.register(adminSessionRoutes);
           await admin.register(adminStaffRoutes);
           await admin.register(adminOrderRoutes);
+          await admin.register(adminDutyRoutes);
           await admin.register(adminRefundRoutes);
           await admin.register(adminAfterSaleRoutes);
           await admin.register(adminCustomerRoutes);

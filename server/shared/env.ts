@@ -129,6 +129,16 @@ const envSchema = z.object({
   AFTER_SALE_RETURNLESS_BELOW_MINOR: z.coerce.number().int().min(0).default(10_000),
   /** Where buyers send returns and exchanges, shown on the case page once approved. */
   AFTER_SALE_RETURN_ADDRESS: z.string().min(10).default(DEMO_RETURN_ADDRESS),
+  /** The shop's EU IOSS number (IM + 10 digits): printed on the commercial invoice of EU parcels up to EUR 150. */
+  IOSS_NUMBER: z
+    .string()
+    .regex(/^IM\d{10}$/, 'expected IM and 10 digits')
+    .optional(),
+  /** The shop's UK VAT number (GB + 9 or 12 digits): printed on the commercial invoice of UK parcels up to GBP 135. */
+  UK_VAT_NUMBER: z
+    .string()
+    .regex(/^GB(\d{9}|\d{12})$/, 'expected GB and 9 or 12 digits')
+    .optional(),
   /** How often each copy looks for due orders; 0 turns the sweep off in this copy. */
   ORDER_SWEEP_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });

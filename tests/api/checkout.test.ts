@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cartItems, coupons, orderItems, orders, products } from '../../server/db/schema';
+import { cartItems, coupons, orderItems, orders, products, productSkus } from '../../server/db/schema';
 import { onlyRow } from '../../server/db/rows';
 import { userCartKey } from '../../server/domains/cart/cart.service';
 import { nextOrderNo } from '../../server/domains/orders/order-numbers';
@@ -22,6 +22,10 @@ describe('POST /v2/order/confirm', () => {
   it('prices goods, shipping by destination and weight, and the total, with the default address', async () => {
     const buyer = await buyerWithAddress(usAddress);
     const sku = await prepareSku(server, { stock: 10, priceMinor: 12_000, weightGrams: 700 });
+    await server.ctx.db
+      .update(productSkus)
+      .set({ hsCode: '610910', originCountry: 'CN' })
+      .where(eq(productSkus.id, sku.id));
     const { body } = await buyer.call('/v2/order/confirm', {
       method: 'POST',
       body: { items: [{ sku_id: sku.id, quantity: 2 }] },
@@ -29,6 +33,8 @@ describe('POST /v2/order/confirm', () => {
     expect(body.code).toBe(200);
     // The seed's US rule: 98.00 for the first 500 g, 35.00 for each started 500 g more, free from 999.00.
     // 2 × 700 g = 1400 g: 98.00 + 2 × 35.00.
+    // US duties (DDP, tests/api/duties.test.ts has more): goods USD 33.34 (240.00 × 0.1389), a T-shirt's
+    // 16.5% + 7.5% = 8.00, and the USD 5.00 entry fee: USD 13.00 = CNY 93.59 (93.5925).
     expect(body.data).toMatchObject({
       currency: 'CNY',
       display_currency: 'CNY',
@@ -37,7 +43,8 @@ describe('POST /v2/order/confirm', () => {
       product_price: { amount_minor: 24_000 },
       shipping_fee: { amount_minor: 16_800 },
       discount: { amount_minor: 0 },
-      total: { amount_minor: 40_800 },
+      duties: { incoterm: 'DDP', charged: { amount_minor: 93_59 } },
+      total: { amount_minor: 40_800 + 93_59 },
       labels: {
         product_price: 'Product price',
         shipping_fee: 'Shipping fee',

@@ -51,6 +51,7 @@ import type {
 } from './after-sales.schemas';
 import type { z } from 'zod';
 import type { afterSaleAppealBody, afterSaleEstimateBody, afterSaleTrackingBody } from './after-sales.schemas';
+import { dutyChargedByItem } from '../duties/duties.service';
 
 /**
  * The buyer's side of after-sales (ADR 0130): what can be asked on an order, the request with
@@ -244,8 +245,11 @@ function priceLines(
   taken: ReadonlyMap<number, Pick<Taken, 'refund' | 'refundMinor'>>,
   type: AfterSaleType,
   lines: z.infer<typeof afterSaleEstimateBody>['lines'],
+  duties: ReadonlyMap<number, number>,
 ): Array<{ item: ItemRow; quantity: number; refundMinor: number; wantedSkuId: number | null }> {
-  const worth = lineRefunds(items, order.discountMinor);
+  // A line's worth back includes the duties and import taxes paid with it (the shop reclaims them on a return).
+  const goods = lineRefunds(items, order.discountMinor);
+  const worth = new Map([...goods].map(([id, minor]) => [id, minor + (duties.get(id) ?? 0)]));
   return lines.map((line) => {
     const item = items.find((candidate) => candidate.id === line.order_item_id);
     if (!item) throw new BadRequestError('afterSale.lineNotInOrder');
@@ -262,8 +266,12 @@ export async function estimateAfterSale(
   input: { userId: number; locale: Locale; body: z.infer<typeof afterSaleEstimateBody> },
 ): Promise<AfterSaleEstimate> {
   const order = await ownOrder(ctx, input.userId, input.body.order_id);
-  const [items, taken] = await Promise.all([itemsOf(ctx, order.id), unitsTaken(ctx, order.id)]);
-  const priced = priceLines(order, items, taken, input.body.type, input.body.lines);
+  const [items, taken, duties] = await Promise.all([
+    itemsOf(ctx, order.id),
+    unitsTaken(ctx, order.id),
+    dutyChargedByItem(ctx, order.id),
+  ]);
+  const priced = priceLines(order, items, taken, input.body.type, input.body.lines, duties);
   const money = orderMoney(order);
   return {
     refund: money(priced.reduce((sum, line) => sum + line.refundMinor, 0)),
@@ -300,8 +308,12 @@ export async function createAfterSale(
       const refusal = orderRefusal(ctx, order, now);
       if (refusal) throw new AfterSaleRefusal(refusal.key, datedParams(input.locale, refusal.params));
       if (!typesFor(order).includes(body.type)) throw new AfterSaleRefusal('afterSale.typeNotAllowed');
-      const [items, taken] = await Promise.all([itemsOf(t, order.id), unitsTaken(t, order.id)]);
-      const priced = priceLines(order, items, taken, body.type, body.lines);
+      const [items, taken, duties] = await Promise.all([
+        itemsOf(t, order.id),
+        unitsTaken(t, order.id),
+        dutyChargedByItem(t, order.id),
+      ]);
+      const priced = priceLines(order, items, taken, body.type, body.lines, duties);
       await checkLines(t, { type: body.type, reason: body.reason, locale: input.locale, priced, taken });
       const [count] = await tx
         .select({ n: sql<number>`count(*)`.mapWith(Number) })

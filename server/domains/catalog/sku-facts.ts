@@ -22,6 +22,9 @@ export interface SkuFacts {
   listed: boolean;
   weightGrams: number;
   freeShipping: boolean;
+  /** Customs classification, for duties; null until the operator sets it. */
+  hsCode: string | null;
+  originCountry: string | null;
 }
 
 /**
@@ -39,6 +42,8 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
       priceMinor: productSkus.priceMinor,
       currency: productSkus.currency,
       stock: productSkus.stock,
+      hsCode: productSkus.hsCode,
+      originCountry: productSkus.originCountry,
       productId: products.id,
       productName: products.name,
       listed: products.listed,
@@ -74,6 +79,8 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
         listed: row.listed,
         weightGrams: row.weightGrams,
         freeShipping: row.serviceNotes.includes(FREE_SHIPPING_NOTE),
+        hsCode: row.hsCode,
+        originCountry: row.originCountry,
       },
     ]),
   );

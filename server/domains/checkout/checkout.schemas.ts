@@ -4,6 +4,7 @@ import { CURRENCIES } from '../../shared/money';
 import { amountViewSchema, currencyCode } from '../../shared/money.schemas';
 import { multiLineText, singleLineText } from '../../shared/text';
 import { addressView } from '../addresses/addresses.schemas';
+import { dutiesView } from '../duties/duties.schemas';
 import { MAX_LINE_QUANTITY } from '../cart/cart.schemas';
 import { orderDetail, orderLine } from '../orders/orders.schemas';
 
@@ -57,6 +58,11 @@ export const confirmView = z.object({
   product_price: amountViewSchema,
   shipping_fee: amountViewSchema,
   discount: amountViewSchema,
+  duties: dutiesView
+    .nullable()
+    .describe(
+      'duties and import taxes of a parcel abroad; `duties.charged` is part of `total`; null at home or without an address',
+    ),
   total: amountViewSchema,
   labels: z.object({ product_price: z.string(), shipping_fee: z.string(), discount: z.string(), total: z.string() }),
 });

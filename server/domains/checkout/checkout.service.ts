@@ -13,6 +13,8 @@ import {
 import { addressView, defaultAddress, findAddress } from '../addresses/addresses.service';
 import { cartLines, userCartKey } from '../cart/cart.service';
 import { evaluateCoupon, findCoupon, type Coupon } from '../coupons/coupons.service';
+import { dutiesView, quoteDuties, quoteLines } from '../duties/duties.service';
+import type { DutyQuote } from '../duties/duty-rules';
 import { shippingFee, shippingRuleFor } from '../shipping/shipping.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { MAX_ORDER_LINES, type ConfirmView } from './checkout.schemas';
@@ -55,6 +57,8 @@ export interface Quote {
   goodsMinor: number;
   shippingMinor: number;
   discountMinor: number;
+  /** Duties and import taxes of an address abroad (null at home or without an address); `chargedMinor` is in the total. */
+  duties: DutyQuote | null;
   totalMinor: number;
   displayTotalMinor: number;
 }
@@ -120,7 +124,23 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
     discountMinor = check.discountMinor;
   }
 
-  const totalMinor = goodsMinor + shippingMinor - discountMinor;
+  const duties = address
+    ? await quoteDuties(ctx, {
+        destination: address.countryCode,
+        lines: lines.map((line) => ({
+          skuId: line.sku.skuId,
+          hsCode: line.sku.hsCode,
+          originCountry: line.sku.originCountry,
+          lineTotalMinor: line.lineTotalMinor,
+        })),
+        discountMinor,
+        shippingMinor,
+        settlementCurrency: currency,
+        exchangeRates: rates,
+        at: now,
+      })
+    : null;
+  const totalMinor = goodsMinor + shippingMinor - discountMinor + (duties?.chargedMinor ?? 0);
   const displayCurrency = input.currency ?? currency;
   const displayRateMicros = Number((rateToScaled(rates[displayCurrency]) * RATE_SCALE) / rateToScaled(rates[currency]));
   return {
@@ -136,6 +156,7 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
     goodsMinor,
     shippingMinor,
     discountMinor,
+    duties,
     totalMinor,
     displayTotalMinor: amountView(totalMinor, currency, displayCurrency, displayRateMicros).display_amount_minor,
   };
@@ -165,6 +186,7 @@ export async function confirmView(quote: Quote, locale: Locale): Promise<Confirm
     product_price: money(quote.goodsMinor),
     shipping_fee: money(quote.shippingMinor),
     discount: money(quote.discountMinor),
+    duties: quote.duties ? dutiesView(quoteLines(quote.duties), quote, locale) : null,
     total: money(quote.totalMinor),
     labels: {
       product_price: translate(locale, 'checkout.productPrice'),

@@ -7,6 +7,7 @@ import { removeCartLines, userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
 import { takeStock } from '../catalog/stock.service';
 import { claimCouponUse } from '../coupons/coupons.service';
+import { dutySnapshot, saveDutySnapshot } from '../duties/duties.service';
 import { enqueueOrderMail } from '../orders/order-mail';
 import { nextOrderNo } from '../orders/order-numbers';
 import {
@@ -70,6 +71,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             goodsAmountMinor: quote.goodsMinor,
             shippingFeeMinor: quote.shippingMinor,
             discountMinor: quote.discountMinor,
+            dutiesMinor: quote.duties?.chargedMinor ?? 0,
             totalMinor: quote.totalMinor,
             displayCurrency: quote.displayCurrency,
             displayRateMicros: quote.displayRateMicros,
@@ -97,6 +99,9 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
           })),
         );
         const created = rows.order;
+        const duties = quote.duties
+          ? await saveDutySnapshot(txCtx, dutySnapshot(quote.duties, created.id, rows.items))
+          : [];
         if (quote.coupon && !(await claimCouponUse(txCtx, quote.coupon.id)))
           throw new BadRequestError('order.couponUsedUp');
         if (quote.fromCart) {
@@ -119,7 +124,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
         }
         // Made from the inserted rows: the answer needs no read-back, and so no other
         // connection once committed (a busy pool cannot turn a placed order into an error).
-        const detail = orderDetailView({ ...rows, refunded: [] }, locale);
+        const detail = orderDetailView({ ...rows, refunded: [], duties }, locale);
         return { order: created, detail, soldOut: taken.soldOut };
       });
     } catch (error) {

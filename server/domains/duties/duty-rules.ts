@@ -83,7 +83,13 @@ function scale(amount: bigint, numerator: bigint, denominator: bigint): number {
 }
 
 /** Converts between currencies at `to` units per `from` unit = numerator / denominator, minding their minor digits. */
-function convertAt(amountMinor: number, from: string, to: string, numerator: bigint, denominator: bigint): number {
+export function convertAt(
+  amountMinor: number,
+  from: string,
+  to: string,
+  numerator: bigint,
+  denominator: bigint,
+): number {
   const shift = minorDigits(to) - minorDigits(from);
   return scale(
     BigInt(amountMinor),

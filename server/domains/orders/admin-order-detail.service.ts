@@ -21,6 +21,7 @@ import { findCarrier } from '../tracking/carriers';
 import type { AdminOrderDetail, AdminTimelineEntry } from './admin-orders.schemas';
 import { refundViews } from './admin-refund-views';
 import { orderStatusText, payStatusText } from './orders.service';
+import { dutiesView, orderDuties } from '../duties/duties.service';
 
 /** Refunds in these states hold part of a payment (the same rule as payments/refund-lifecycle.ts). */
 const HOLDING = new Set(['awaiting_approval', 'pending', 'succeeded']);
@@ -62,7 +63,7 @@ export async function getAdminOrderDetail(
   if (!found) throw new NotFoundError('order.notFound');
   const { order, buyer } = found;
   const { locale } = ctx;
-  const [lines, history, tracking, paymentRows, refundRows, noteRows, orderAudit] = await Promise.all([
+  const [lines, history, tracking, paymentRows, refundRows, noteRows, orderAudit, duties] = await Promise.all([
     ctx.db.select().from(orderItems).where(eq(orderItems.orderId, order.id)).orderBy(asc(orderItems.id)),
     ctx.db
       .select()
@@ -83,6 +84,7 @@ export async function getAdminOrderDetail(
       .where(eq(orderNotes.orderId, order.id))
       .orderBy(asc(orderNotes.createdAt), asc(orderNotes.id)),
     auditTrailOf(ctx, 'order', order.id),
+    orderDuties(ctx, [order.id]),
   ]);
   const refundAudit = refundRows.length
     ? await ctx.db
@@ -191,6 +193,19 @@ export async function getAdminOrderDetail(
     goods_minor: order.goodsAmountMinor,
     shipping_fee_minor: order.shippingFeeMinor,
     discount_minor: order.discountMinor,
+    duties_minor: order.dutiesMinor,
+    duties: dutiesView(
+      (duties.get(order.id) ?? []).map((duty) => ({
+        ...duty,
+        skuId: lines.find((line) => line.id === duty.orderItemId)?.skuId ?? 0,
+      })),
+      {
+        currency: currencyOf(order.currency),
+        displayCurrency: currencyOf(order.currency),
+        displayRateMicros: 1_000_000,
+      },
+      locale,
+    ),
     coupon_code: order.couponCode,
     buyer_notes: order.notes,
     payment_deadline: order.paymentDeadline.toISOString(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dutiesView } from '../duties/duties.schemas';
 import { REFUND_STATES } from '../../db/schema/payments';
 import { rowIdFromText } from '../../shared/ids.schemas';
 import { currencyCode } from '../../shared/money.schemas';
@@ -153,6 +154,8 @@ export const adminOrderDetail = adminOrderRow.extend({
   goods_minor: z.number().int(),
   shipping_fee_minor: z.number().int(),
   discount_minor: z.number().int(),
+  duties_minor: z.number().int().describe('duties and import taxes paid with the order (part of the total)'),
+  duties: dutiesView.nullable().describe('the duty lines snapshotted when the order was placed; null at home'),
   coupon_code: z.string().nullable(),
   buyer_notes: z.string(),
   payment_deadline: z.string(),

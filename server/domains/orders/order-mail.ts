@@ -4,6 +4,7 @@ import { orderItems, orders, users } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
+import { dutiesNote, orderDuties } from '../duties/duties.service';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
 import { enqueueEffect } from '../outbox/outbox.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
@@ -22,6 +23,8 @@ export interface OrderMailData {
   total: string;
   deadline: string;
   items: Array<{ name: string; quantity: number }>;
+  /** The duties line of a parcel abroad: what was paid with the order and what is left for the carrier. */
+  duties?: { charged: string; note: string };
   orderUrl: string;
   carrier?: string;
   trackingNo?: string;
@@ -48,6 +51,7 @@ export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<
     t('mail.order.greeting', { name: data.buyerName }),
     t(`mail.order.${kind}.body`, params),
     [t('mail.order.items'), ...data.items.map((item) => `- ${item.name} x ${item.quantity}`)].join('\n'),
+    ...(data.duties && kind !== 'shipped' ? [`${t('duties.label')}: ${data.duties.charged}\n${data.duties.note}`] : []),
     ...(kind === 'shipped' && data.trackingUrl ? [t('mail.order.trackLink', { url: data.trackingUrl })] : []),
     t('mail.order.viewLink', { url: data.orderUrl }),
     t('mail.order.signature', { shop: data.shopName }),
@@ -72,13 +76,15 @@ export async function orderMailData(
   if (!row) return null;
   const { order } = row;
   const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
-  const items = await ctx.db
-    .select()
-    .from(orderItems)
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.id));
+  const [items, duties] = await Promise.all([
+    ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id)),
+    orderDuties(ctx, [orderId]),
+  ]);
   const settings = await getSiteSettings(ctx);
   const currency = isCurrency(order.currency) ? order.currency : 'CNY';
+  const dutyLines = duties.get(orderId) ?? [];
+  const price = (amountMinor: number) => formatPrice({ amountMinor, currency }, 'symbol', locale);
+  const estimateMinor = dutyLines.reduce((sum, line) => sum + line.estimateMinor, 0);
   const carrier = findCarrier(order.carrierCode);
   const base = siteOrigin(ctx.env, '');
   return {
@@ -96,6 +102,19 @@ export async function orderMailData(
           timeZone: 'UTC',
         }).format(order.paymentDeadline) + ' UTC',
       items: items.map((item) => ({ name: pickText(item.productName, locale), quantity: item.quantity })),
+      ...(dutyLines[0]
+        ? {
+            duties: {
+              charged: price(order.dutiesMinor),
+              note: dutiesNote(locale, {
+                estimateHidden: dutyLines[0].estimateHidden,
+                chargedMinor: order.dutiesMinor,
+                estimateMinor,
+                estimateText: price(estimateMinor),
+              }),
+            },
+          }
+        : {}),
       orderUrl: `${base}/${locale}/my/order/${order.id}`,
       ...(carrier && order.trackingNo
         ? {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowIdFromText } from '../../shared/ids.schemas';
 import { amountViewSchema, currencyCode } from '../../shared/money.schemas';
+import { dutiesView } from '../duties/duties.schemas';
 
 /** The My Orders tabs: All, Pending Payment, Pending Shipment, Pending Delivery, After-Sales. */
 export const ORDER_TABS = ['all', '1', '10', '20', 'after_sales'] as const;
@@ -69,8 +70,10 @@ export const orderDetail = orderSummary.extend({
     product_price: amountViewSchema,
     shipping_fee: amountViewSchema,
     discount: amountViewSchema,
+    duties: amountViewSchema.describe('duties and import taxes paid with the order (part of the total)'),
     total: amountViewSchema,
   }),
+  duties: dutiesView.nullable().describe('as quoted when the order was placed, never recomputed; null at home'),
   exchange_rate: z.string().describe('display units per settlement unit, frozen when the order was placed'),
   coupon_code: z.string().nullable(),
   notes: z.string(),

@@ -6,6 +6,7 @@ import { retireStockPages } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
 import { amountView, formatPrice, isCurrency, rateText, type Currency } from '../../shared/money';
 import type { AmountView } from '../../shared/money.schemas';
+import { dutiesView, orderDuties, type OrderDutyLine } from '../duties/duties.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
 import { AFTER_SALE_STATUSES, isOrderStatus, isPayStatus, ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
@@ -205,7 +206,7 @@ export async function getOrderDetail(
   input: { userId: number; id: number; locale: Locale },
 ): Promise<OrderDetail> {
   const order = await ownOrder(ctx, input.userId, input.id);
-  const [items, history, refunded] = await Promise.all([
+  const [items, history, refunded, duties] = await Promise.all([
     itemsOf(ctx, [order.id]),
     ctx.db
       .select()
@@ -217,8 +218,12 @@ export async function getOrderDetail(
       .from(refunds)
       .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
+    orderDuties(ctx, [order.id]),
   ]);
-  return orderDetailView({ order, items: items.get(order.id) ?? [], history, refunded }, input.locale);
+  return orderDetailView(
+    { order, items: items.get(order.id) ?? [], history, refunded, duties: duties.get(order.id) ?? [] },
+    input.locale,
+  );
 }
 
 /** What the order detail shows, from the rows it is made of (a new order's come from its insert). */
@@ -228,10 +233,12 @@ export function orderDetailView(
     items: readonly ItemRow[];
     history: ReadonlyArray<typeof orderStatusHistory.$inferSelect>;
     refunded: ReadonlyArray<{ amountMinor: number; succeededAt: Date | null }>;
+    duties: readonly OrderDutyLine[];
   },
   locale: Locale,
 ): OrderDetail {
   const { order, items, history, refunded } = rows;
+  const { currency: settlement, display } = currencies(order);
   const money = moneyOf(order);
   const { currency } = currencies(order);
   const address = order.address;
@@ -248,8 +255,14 @@ export function orderDetailView(
       product_price: money(order.goodsAmountMinor),
       shipping_fee: money(order.shippingFeeMinor),
       discount: money(order.discountMinor),
+      duties: money(order.dutiesMinor),
       total: money(order.totalMinor),
     },
+    duties: dutiesView(
+      rows.duties.map((line) => ({ ...line, skuId: items.find((item) => item.id === line.orderItemId)?.skuId ?? 0 })),
+      { currency: settlement, displayCurrency: display, displayRateMicros: order.displayRateMicros },
+      locale,
+    ),
     exchange_rate: rateText(order.displayRateMicros),
     coupon_code: order.couponCode,
     notes: order.notes,
