@@ -13,6 +13,7 @@ import { googlePublicConfig } from './domains/customers/google.service';
 import * as sessions from './domains/customers/sessions.service';
 import * as orders from './domains/orders/orders.service';
 import * as payments from './domains/payments/payments.service';
+import * as paymentReturns from './domains/payments/payment-returns.service';
 import * as shipping from './domains/shipping/shipping.service';
 import * as siteSettings from './domains/site-settings/site-settings.service';
 
@@ -33,6 +34,7 @@ export const services = {
   catalogProducts,
   content,
   payments,
+  paymentReturns,
   /** The accounts service the `/v1/user/*` handlers call, and whether Google sign-in is offered. */
   customers: { ...accounts, googlePublicConfig },
   sessions,

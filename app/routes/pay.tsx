@@ -10,7 +10,12 @@ import type { Route } from './+types/pay';
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = requireSessionUser(context);
   const id = orderIdOf(new URL(request.url).searchParams.get('order_id'));
-  return { order: await ownOrderDetail(context, user.id, id, routeLocale(params)) };
+  const order = await ownOrderDetail(context, user.id, id, routeLocale(params));
+  const methods = context.services.payments.paymentMethodsFor(context.ctx, {
+    currency: order.currency,
+    country: order.country_code,
+  });
+  return { order, methods };
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -24,5 +29,5 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
 ];
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  return <PayPage order={loaderData.order} error={actionData?.error} />;
+  return <PayPage order={loaderData.order} methods={loaderData.methods} error={actionData?.error} />;
 }

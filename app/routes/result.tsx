@@ -12,6 +12,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const locale = routeLocale(params);
   const order = await ownOrderDetail(context, user.id, orderIdOf(url.searchParams.get('order_id')), locale);
+  // Back from a gateway that signs its return (Alipay): ask it now rather than wait for its notify.
+  await context.services.paymentReturns.checkGatewayReturn(context.ctx, {
+    orderId: order.id,
+    params: url.searchParams,
+  });
   const status = await context.services.payments.paymentStatus(context.ctx, order.id);
   return { order, status, expected: url.pathname.endsWith('/fail') ? ('fail' as const) : ('success' as const) };
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PAYMENT_PROVIDERS, STRIPE_PAYMENT_METHODS } from './payment-methods';
+import { rsaPrivateKeyPem, rsaPublicKeyPem } from './rsa-keys';
 
 /** The demo shop's return address: a real shop sets AFTER_SALE_RETURN_ADDRESS (main.ts warns when it has not). */
 export const DEMO_RETURN_ADDRESS =
@@ -104,6 +105,17 @@ const envSchema = z.object({
     .default('card,alipay,wechat_pay')
     .transform((list) => list.split(',').map((method) => method.trim()))
     .pipe(z.array(z.enum(STRIPE_PAYMENT_METHODS)).min(1)),
+  /** Alipay Open Platform (ADR 0143): the app's id; with the two keys below it turns Alipay on. */
+  ALIPAY_APP_ID: z
+    .string()
+    .regex(/^\d{8,32}$/, "the app id is the digits shown in Alipay's console")
+    .optional(),
+  /** The app's RSA2 private key: PEM, or the bare base64 (PKCS#1 or PKCS#8) Alipay's key tool writes. */
+  ALIPAY_PRIVATE_KEY: z.string().min(1).optional(),
+  /** Alipay's public key for the app (copied from Alipay's console; not the app's own public key). */
+  ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
+  /** Test knob: send Alipay SDK calls and buyers to a local fake instead of https://openapi.alipay.com/gateway.do. */
+  ALIPAY_GATEWAY: z.string().url().optional(),
   /** PayPal (ADR 0142): the REST app's client id and secret and the id PayPal gave our webhook; the three turn PayPal on. */
   PAYPAL_CLIENT_ID: z.string().min(1).optional(),
   PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
@@ -155,6 +167,31 @@ export type Env = ConfiguredEnv & { SESSION_SECRET: string; SANDBOX_WEBHOOK_SECR
 export class InsecureConfigError extends Error {}
 
 /**
+ * Alipay takes payments when its app id and both keys are set; one or two of them is a
+ * mistake, and so is a key that cannot be read. Messages name the variable, never its value.
+ */
+function checkAlipayKeys(env: z.infer<typeof envSchema>): void {
+  const set = [env.ALIPAY_APP_ID, env.ALIPAY_PRIVATE_KEY, env.ALIPAY_PUBLIC_KEY].filter(Boolean).length;
+  const problems: string[] = [];
+  if (set > 0 && set < 3) problems.push('ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY go together');
+  if (env.PAYMENT_PROVIDER === 'alipay' && set < 3)
+    problems.push('PAYMENT_PROVIDER=alipay needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY');
+  const readable = (read: () => unknown) => {
+    try {
+      read();
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (env.ALIPAY_PRIVATE_KEY && !readable(() => rsaPrivateKeyPem(env.ALIPAY_PRIVATE_KEY!, 'ALIPAY_PRIVATE_KEY')))
+    problems.push('ALIPAY_PRIVATE_KEY is not an RSA private key (PEM, or base64 PKCS#1 or PKCS#8)');
+  if (env.ALIPAY_PUBLIC_KEY && !readable(() => rsaPublicKeyPem(env.ALIPAY_PUBLIC_KEY!, 'ALIPAY_PUBLIC_KEY')))
+    problems.push('ALIPAY_PUBLIC_KEY is not an RSA public key (PEM, or base64 SPKI)');
+  if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+}
+
+/**
  * Reads configuration from the environment once, at start. In production it refuses
  * settings that are only safe on a developer's machine, so a shop cannot go live with
  * test knobs switched on.
@@ -177,6 +214,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): ConfiguredEnv 
       'Invalid configuration:\n  PayPal needs PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET and PAYPAL_WEBHOOK_ID together',
     );
   }
+  checkAlipayKeys(env);
   if (env.PAYMENT_PROVIDER === 'sandbox' && env.SANDBOX_PAYMENTS === 'off') {
     throw new Error('Invalid configuration:\n  PAYMENT_PROVIDER=sandbox contradicts SANDBOX_PAYMENTS=off');
   }
@@ -185,6 +223,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): ConfiguredEnv 
     if (env.CAPTCHA_TEST_ANSWER) insecure.push('CAPTCHA_TEST_ANSWER is a test knob');
     if (env.OIDC_ISSUER_OVERRIDE) insecure.push('OIDC_ISSUER_OVERRIDE is a test knob');
     if (env.STRIPE_API_BASE) insecure.push('STRIPE_API_BASE is a test knob');
+    if (env.ALIPAY_GATEWAY) insecure.push('ALIPAY_GATEWAY is a test knob');
     if (env.PAYPAL_API_BASE) insecure.push('PAYPAL_API_BASE is a test knob');
     // Payment return and notify addresses, mail links and the sitemap are built from it; a Host header must never decide them.
     if (!env.PUBLIC_URL) insecure.push('PUBLIC_URL is required (the address buyers use, e.g. https://shop.example)');

@@ -210,6 +210,45 @@ describe('alipay payments (alipay-sdk against a local fake gateway)', () => {
     ]);
   });
 
+  it('asks Alipay about the trade when the buyer comes back with signed return parameters, and takes only its answer', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 7_700, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    const resultPage = (address: string) => {
+      const url = new URL(address);
+      return server.request(`${url.pathname}${url.search}`, { cookies: { access_token: buyer.headers.token } });
+    };
+    const queries = () => fake.requests.filter((request) => request.method === 'alipay.trade.query').length;
+
+    // A return made before paying (signed, but the trade waits for the buyer): Alipay says so, nothing moves.
+    const early = fake.returnUrl(outTradeNo);
+    const asked = queries();
+    expect((await resultPage(early)).status).toBe(200);
+    expect(queries()).toBe(asked + 1);
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('pending');
+
+    // Parameters Alipay did not sign are not even worth a question.
+    const forged = new URL(early);
+    forged.searchParams.set('total_amount', '0.01');
+    expect((await resultPage(forged.toString())).status).toBe(200);
+    expect(queries()).toBe(asked + 1);
+
+    // Paid, with the notify still on its way: the return's query marks the order paid.
+    fake.holdNotifies(true);
+    const back = await fake.pay(outTradeNo);
+    fake.holdNotifies(false);
+    expect(back).toMatch(new RegExp(`^${server.url}/en/result/success\\?order_id=${orderId}&`));
+    expect((await resultPage(back)).status).toBe(200);
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
+    expect(await paymentRow(server.ctx, paymentId)).toMatchObject({
+      status: 'succeeded',
+      chargeRef: fake.trades.get(outTradeNo)!.tradeNo,
+    });
+    // The notify that follows finds the payment paid.
+    expect((await deliver(fake.notify(outTradeNo, 'TRADE_SUCCESS'))).text).toBe('success');
+    expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
+  });
+
   it('marks a trade closed unpaid failed and keeps the order payable', async () => {
     const orderId = await makeOrder(server.ctx, buyer.id, 3_000, 'CNY');
     const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);

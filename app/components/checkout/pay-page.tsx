@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
+import type { PaymentMethodName } from '../../../server/shared/payment-methods';
 import { formatPrice } from '../../../server/shared/money';
 import { ORDER_STATUS } from '../../../server/shared/order-status';
 import { priceStyleFor } from '~/lib/currency';
@@ -10,9 +11,18 @@ import { formatDate } from '~/lib/dates';
 import { AmountText, PriceRows } from './order-summary';
 import { ClockIcon, LockSmallIcon } from './icons';
 import { BusyButton } from '../ui/busy-button';
+import { PaymentMethodChoice } from './payment-methods';
 
-/** /{locale}/order/pay?order_id=: what is being paid and the button to the payment page. */
-export function PayPage({ order, error }: { order: OrderDetail; error?: string }) {
+/** /{locale}/order/pay?order_id=: what is being paid, how to pay it, and the button to the payment page. */
+export function PayPage({
+  order,
+  methods,
+  error,
+}: {
+  order: OrderDetail;
+  methods: readonly PaymentMethodName[];
+  error?: string;
+}) {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
@@ -44,7 +54,7 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
             <dt>{t('pay.orderNo')}</dt>
             <dd data-testid="pay-order-no">{order.order_no}</dd>
           </div>
-          <PriceRows price={order.price} view={order} />
+          <PriceRows price={order.price} view={order} duties={order.duties} />
           <div>
             <dt>{t('order.detail.contact')}</dt>
             <dd>
@@ -52,9 +62,14 @@ export function PayPage({ order, error }: { order: OrderDetail; error?: string }
             </dd>
           </div>
         </dl>
-        {payable ? (
+        {payable && methods.length === 0 ? (
+          <p className="notice notice--warning" role="status" data-testid="pay-no-method">
+            {t('pay.noMethod')}
+          </p>
+        ) : payable ? (
           <>
-            <Form method="post" reloadDocument={false}>
+            <Form method="post" reloadDocument={false} className="pay-form">
+              <PaymentMethodChoice methods={methods} />
               <BusyButton
                 type="submit"
                 className="button button--primary button--large button--block"

@@ -24,11 +24,6 @@ export function alipayCharges(currency: Currency): boolean {
   return currency === 'CNY';
 }
 
-/** The return visit's parameters: whether Alipay signed them for this app (never proof of payment on their own). */
-export interface AlipayReturnCheck {
-  verifyReturn(params: Record<string, string>): boolean;
-}
-
 /** Alipay's interface and product code for each cashier. */
 const CASHIERS = {
   desktop: { method: 'alipay.trade.page.pay', productCode: 'FAST_INSTANT_TRADE_PAY' },
@@ -94,7 +89,7 @@ const ACKNOWLEDGEMENT = { contentType: 'text/plain; charset=utf-8', body: 'succe
  * phones; the asynchronous notify verified with Alipay's public key; trades queried and refunded
  * with signed calls whose answers are verified too. Alipay direct charges CNY only (ADR 0143).
  */
-export function createAlipayProvider(options: AlipayProviderOptions): PaymentProvider & AlipayReturnCheck {
+export function createAlipayProvider(options: AlipayProviderOptions): PaymentProvider {
   const sdk = new AlipaySdk({
     appId: options.appId,
     privateKey: rsaPrivateKeyPem(options.privateKey, 'ALIPAY_PRIVATE_KEY'),
@@ -181,6 +176,6 @@ export function createAlipayProvider(options: AlipayProviderOptions): PaymentPro
       // Alipay names no refund id; the trade and our request number name it (a repeat answers fund_change N).
       return { refundRef: `${String(answer.trade_no)}/${requestNo}` };
     },
-    verifyReturn: signedForUs,
+    returnReference: (params) => (signedForUs(params) && params.out_trade_no ? params.out_trade_no : null),
   };
 }

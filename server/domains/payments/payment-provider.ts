@@ -1,6 +1,7 @@
 import type { Locale } from '../../../i18n/locales';
 import type { AppContext } from '../../context';
 import type { Currency } from '../../shared/money';
+import type { PayDevice } from './buyer-device';
 import {
   PAYMENT_METHODS,
   PAYMENT_PROVIDERS,
@@ -59,6 +60,8 @@ export interface CheckoutRequest {
   /** The buyer's country, ISO 3166-1 alpha-2. */
   country: string;
   locale: Locale;
+  /** The buyer's device, for gateways with a page per device (Alipay: page pay or mobile-web pay); unset: desktop. */
+  device?: PayDevice;
   /** What the gateway page shows the buyer (the order number). */
   description: string;
   /** Absolute URLs the gateway sends the buyer back to. */
@@ -171,4 +174,9 @@ export interface PaymentProvider {
   lookupPayment(ctx: AppContext, request: PaymentLookupRequest): Promise<PaymentLookup>;
   /** All or part of a captured payment; idempotent per `idempotencyKey`: asking twice refunds once. */
   refund(ctx: AppContext, request: RefundRequest): Promise<{ refundRef: string }>;
+   * For gateways that sign the parameters they send the buyer back with (Alipay): the
+   * `providerRef` they name when the signature is the gateway's for this shop, else null.
+   * Never proof of payment: a good return only prompts `lookupPayment`.
+   */
+  returnReference?(params: Record<string, string>): string | null;
 }

@@ -22,6 +22,9 @@ export const payBody = z.strictObject({
     ),
 });
 
+/** The pay page's form: the method the buyer picked (the order is in the page's address). */
+export const payMethodForm = payBody.pick({ method: true });
+
 export const orderIdParams = z.object({ id });
 
 export const payAnswer = z.object({ payment_id: z.number().int(), redirect_url: z.string() });

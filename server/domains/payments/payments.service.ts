@@ -1,14 +1,18 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
-import { paymentEvents, payments } from '../../db/schema';
-import type { AppContext, RequestContext } from '../../context';
+import { and, asc, desc, eq, isNull, lt } from 'drizzle-orm';
+import { paymentEvents, payments, type HeldPaymentOutcome } from '../../db/schema';
+import type { AppContext, RequestContext, TransactionContext } from '../../context';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
 import { canTransition } from './payment-lifecycle';
 import {
+  PAYMENT_PROVIDERS,
   WebhookVerificationError,
+  type CheckoutSession,
+  type MethodQuery,
   type PaymentEvent,
   type PaymentMethodName,
+  type PaymentOutcome,
   type PaymentProviderName,
 } from './payment-provider';
 import { offeredMethods, providerNamed, type OfferedMethod } from './payment-providers';
@@ -16,6 +20,10 @@ import type { PaymentStatusView, WebhookOutcome } from './payments.schemas';
 import { onlyRow } from '../../db/rows';
 
 export type Payment = typeof payments.$inferSelect;
+
+function isPaymentProvider(name: string): name is PaymentProviderName {
+  return (PAYMENT_PROVIDERS as readonly string[]).includes(name);
+}
 
 /** An order that cannot be paid in its current state: a clear refusal, not a failure. */
 export class PaymentRefusedError extends AppError {
@@ -45,6 +53,11 @@ function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
   return order.payable ? null : new PaymentRefusedError('payments.orderNotPayable');
 }
 
+/** The methods the pay page lists for an order, in order: its currency and the buyer's country decide. */
+export function paymentMethodsFor(ctx: AppContext, order: MethodQuery): PaymentMethodName[] {
+  return offeredMethods(ctx.env, order).map((offer) => offer.method);
+}
+
 /**
  * The method a new payment uses: the buyer's choice when the shop offers it for this order,
  * else (no choice sent) the first one offered, or the first of the named provider's.
@@ -72,7 +85,12 @@ function chosenMethod(
  */
 export async function startPayment(
   ctx: RequestContext,
-  input: { orderId: number; method?: PaymentMethodName; provider?: PaymentProviderName; siteOrigin: string },
+  input: {
+    orderId: number;
+    method?: PaymentMethodName;
+    provider?: PaymentProviderName;
+    siteOrigin: string;
+  },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
@@ -93,8 +111,9 @@ export async function startPayment(
       .returning(),
   );
   const result = `${input.siteOrigin}/${ctx.locale}/result`;
+  let session: CheckoutSession;
   try {
-    const session = await provider.createCheckout(ctx, {
+    session = await provider.createCheckout(ctx, {
       paymentId: payment.id,
       orderId: order.id,
       method,
@@ -107,11 +126,6 @@ export async function startPayment(
       successUrl: `${result}/success?order_id=${order.id}`,
       failUrl: `${result}/fail?order_id=${order.id}`,
     });
-    await ctx.db
-      .update(payments)
-      .set({ providerRef: session.providerRef, updatedAt: new Date() })
-      .where(eq(payments.id, payment.id));
-    return { paymentId: payment.id, redirectUrl: session.redirectUrl };
   } catch (error) {
     ctx.log.error(
       { err: error, paymentId: payment.id, provider: provider.name },
@@ -123,6 +137,13 @@ export async function startPayment(
       .where(eq(payments.id, payment.id));
     throw new GatewayUnavailableError();
   }
+  await ctx.db
+    .update(payments)
+    .set({ providerRef: session.providerRef, updatedAt: new Date() })
+    .where(eq(payments.id, payment.id));
+  // An event that outran this commit waits in the inbox (the buyer cannot have paid yet, but a gateway may say "failed").
+  await applyHeldEvents(ctx, { provider: provider.name, providerRef: session.providerRef });
+  return { paymentId: payment.id, redirectUrl: session.redirectUrl };
 }
 
 /** What the result page polls: the order's statuses and its latest payment attempt. */
@@ -143,82 +164,173 @@ export async function paymentStatus(ctx: RequestContext, orderId: number): Promi
   };
 }
 
+type Settled = { outcome: WebhookOutcome; payment: Payment | null };
+
 /**
- * Applies a verified gateway event once. The event id is recorded in the same transaction
- * as the change it causes, so a replay (or a second copy receiving the same retry) finds
- * the id taken and changes nothing. Events that would move a payment backwards (a late
- * "failed" after "paid") are recorded and ignored. Money captured for an order that cannot
- * take it (cancelled meanwhile, already paid by another attempt, a different amount) is
- * refunded.
+ * The payment an outcome is about, locked: by the gateway's reference, else by our payment id
+ * when the gateway echoes it and the reference was never recorded (the server died between
+ * the gateway's answer and our commit), which records it now.
+ */
+async function lockedPaymentOf(
+  tx: TransactionContext['db'],
+  providerName: PaymentProviderName,
+  outcome: PaymentOutcome,
+): Promise<Payment | null> {
+  const [byRef] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, providerName), eq(payments.providerRef, outcome.providerRef)))
+    .for('update');
+  if (byRef) return byRef;
+  if (outcome.paymentId === undefined) return null;
+  const [byId] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, outcome.paymentId), eq(payments.provider, providerName), isNull(payments.providerRef)))
+    .for('update');
+  if (!byId) return null;
+  await setPayment(tx, byId.id, { providerRef: outcome.providerRef });
+  return { ...byId, providerRef: outcome.providerRef };
+}
+
+/**
+ * Moves one locked payment as the gateway reports, inside the caller's transaction. Moves
+ * backwards (a late "failed" after "paid") are `stale`; money captured for an order that
+ * cannot take it (cancelled meanwhile, paid by another attempt, a different amount) is owed back.
+ */
+async function settlePayment(ctx: TransactionContext, payment: Payment, outcome: PaymentOutcome): Promise<Settled> {
+  if (outcome.type === 'payment.failed') {
+    if (!canTransition(payment.status, 'failed', 'decline')) return { outcome: 'stale', payment };
+    await setPayment(ctx.db, payment.id, { status: 'failed', lastError: 'declined by the gateway' });
+    return { outcome: 'failed', payment };
+  }
+  if (!canTransition(payment.status, 'succeeded', 'capture')) return { outcome: 'stale', payment };
+  const chargeRef = outcome.chargeRef ?? null;
+  const paidAt = new Date();
+  // Orders checks the captured amount against the order itself and keeps a cancelled order cancelled.
+  const marked = await markOrderPaid(ctx, {
+    orderId: payment.orderId,
+    paymentId: String(payment.id),
+    paidAt,
+    amountMinor: outcome.amountMinor ?? payment.amountMinor,
+    currency: outcome.currency ?? payment.currency,
+  });
+  if (marked.outcome === 'paid') {
+    await setPayment(ctx.db, payment.id, { status: 'succeeded', chargeRef, paidAt, lastError: null });
+    return { outcome: 'paid', payment };
+  }
+  const reason = `order ${marked.outcome}`;
+  await setPayment(ctx.db, payment.id, { status: 'refund_pending', chargeRef, paidAt, lastError: reason });
+  ctx.log.warn(
+    { paymentId: payment.id, orderId: payment.orderId, reason },
+    'payments: captured money cannot be applied; refunding',
+  );
+  return { outcome: 'refund_due', payment };
+}
+
+/** What the gateway reported, as the inbox keeps it while its payment is unknown. */
+function heldContent(event: PaymentOutcome): HeldPaymentOutcome {
+  const { type, providerRef, paymentId, amountMinor, currency, chargeRef } = event;
+  return { type, providerRef, paymentId, amountMinor, currency, chargeRef };
+}
+
+/**
+ * Applies a verified gateway event (a webhook, or what reconciliation heard) once. The event
+ * id is recorded in the same transaction as the change it causes, so a replay (or a second
+ * copy receiving the same retry) finds the id taken and changes nothing. An event whose
+ * payment is not known yet is kept (`held`) and applied when the payment appears
+ * (`applyHeldEvents`). Money owed back is refunded at once.
  */
 export async function applyPaymentEvent(
   ctx: AppContext,
   providerName: PaymentProviderName,
   event: PaymentEvent,
 ): Promise<WebhookOutcome> {
-  const applied = await ctx.db.transaction(async (tx) => {
-    const txCtx: AppContext = { ...ctx, db: tx as unknown as AppContext['db'] };
+  const applied = await ctx.db.transaction(async (tx): Promise<Settled> => {
     const [recorded] = await tx
       .insert(paymentEvents)
       .values({
         provider: providerName,
         eventId: event.eventId,
         type: event.type === 'ignored' ? event.gatewayType : event.type,
+        providerRef: event.type === 'ignored' ? null : event.providerRef,
         outcome: 'received',
       })
       .onConflictDoNothing()
       .returning({ id: paymentEvents.id });
-    if (!recorded) return { outcome: 'duplicate' as const, payment: null };
+    if (!recorded) return { outcome: 'duplicate', payment: null };
 
-    let outcome: WebhookOutcome = 'ignored';
-    let payment: Payment | null = null;
+    let settled: Settled = { outcome: 'ignored', payment: null };
+    let held: HeldPaymentOutcome | null = null;
     if (event.type !== 'ignored') {
-      [payment = null] = await tx
-        .select()
-        .from(payments)
-        .where(and(eq(payments.provider, providerName), eq(payments.providerRef, event.providerRef)))
-        .for('update');
-      if (!payment) outcome = 'unknown_payment';
-      else if (event.type === 'payment.failed') {
-        outcome = canTransition(payment.status, 'failed', 'decline') ? 'failed' : 'stale';
-        if (outcome === 'failed')
-          await setPayment(tx, payment.id, { status: 'failed', lastError: 'declined by the gateway' });
-      } else if (!canTransition(payment.status, 'succeeded', 'capture')) {
-        outcome = 'stale';
-      } else {
-        const chargeRef = event.chargeRef ?? null;
-        const paidAt = new Date();
-        // Orders checks the captured amount against the order itself and keeps a cancelled order cancelled.
-        const marked = await markOrderPaid(txCtx, {
-          orderId: payment.orderId,
-          paymentId: String(payment.id),
-          paidAt,
-          amountMinor: event.amountMinor ?? payment.amountMinor,
-          currency: event.currency ?? payment.currency,
-        });
-        if (marked.outcome === 'paid') {
-          outcome = 'paid';
-          await setPayment(tx, payment.id, { status: 'succeeded', chargeRef, paidAt, lastError: null });
-        } else {
-          outcome = 'refund_due';
-          const reason = `order ${marked.outcome}`;
-          await setPayment(tx, payment.id, { status: 'refund_pending', chargeRef, paidAt, lastError: reason });
-          ctx.log.warn(
-            { paymentId: payment.id, orderId: payment.orderId, reason },
-            'payments: captured money cannot be applied; refunding',
-          );
-        }
-      }
+      const payment = await lockedPaymentOf(tx, providerName, event);
+      if (payment) settled = await settlePayment({ ...ctx, db: tx }, payment, event);
+      else [settled, held] = [{ outcome: 'held', payment: null }, heldContent(event)];
     }
     await tx
       .update(paymentEvents)
-      .set({ outcome, paymentId: payment?.id ?? null })
+      .set({ outcome: settled.outcome, paymentId: settled.payment?.id ?? null, held })
       .where(eq(paymentEvents.id, recorded.id));
-    return { outcome, payment };
+    return settled;
   });
 
   if (applied.outcome === 'refund_due' && applied.payment) await refundPayment(ctx, applied.payment.id);
   return applied.outcome;
+}
+
+/**
+ * Applies the events kept for payments that are known by now (all of one gateway reference,
+ * or every held event), oldest first. Each is locked and checked still held before it moves
+ * its payment, so two copies applying the same one change the payment once.
+ */
+export async function applyHeldEvents(
+  ctx: AppContext,
+  only?: { provider: PaymentProviderName; providerRef: string },
+): Promise<number> {
+  const waiting = await ctx.db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .innerJoin(
+      payments,
+      and(eq(payments.provider, paymentEvents.provider), eq(payments.providerRef, paymentEvents.providerRef)),
+    )
+    .where(
+      and(
+        eq(paymentEvents.outcome, 'held'),
+        only
+          ? and(eq(paymentEvents.provider, only.provider), eq(paymentEvents.providerRef, only.providerRef))
+          : undefined,
+      ),
+    )
+    .orderBy(asc(paymentEvents.id))
+    .limit(100);
+  let applied = 0;
+  for (const { id } of waiting) {
+    const settled = await ctx.db.transaction(async (tx): Promise<Settled | null> => {
+      const [event] = await tx
+        .select()
+        .from(paymentEvents)
+        .where(and(eq(paymentEvents.id, id), eq(paymentEvents.outcome, 'held')))
+        .for('update');
+      if (!event?.held || !isPaymentProvider(event.provider)) return null;
+      const payment = await lockedPaymentOf(tx, event.provider, event.held);
+      if (!payment) return null;
+      const result = await settlePayment({ ...ctx, db: tx }, payment, event.held);
+      await tx
+        .update(paymentEvents)
+        .set({ outcome: result.outcome, paymentId: payment.id, held: null })
+        .where(eq(paymentEvents.id, event.id));
+      ctx.log.info(
+        { provider: event.provider, eventId: event.eventId, outcome: result.outcome },
+        'payments: held event applied',
+      );
+      return result;
+    });
+    if (!settled) continue;
+    applied++;
+    if (settled.outcome === 'refund_due' && settled.payment) await refundPayment(ctx, settled.payment.id);
+  }
+  return applied;
 }
 
 async function setPayment(

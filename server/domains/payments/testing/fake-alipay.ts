@@ -48,6 +48,8 @@ export interface FakeAlipay {
   holdNotifies(hold: boolean): void;
   /** The buyer presses Pay: the trade is paid, the notify sent (first try awaited); answers the signed return URL. */
   pay(outTradeNo: string): Promise<string>;
+  /** The signed address Alipay sends the buyer back to for a trade, whatever state it is in (a replayed or early return). */
+  returnUrl(outTradeNo: string): string;
   /** A notify body for a trade as Alipay would post it, signed with `signWith` (Alipay's key by default). */
   notify(
     outTradeNo: string,
@@ -337,6 +339,11 @@ export async function startFakeAlipay(keys: {
           response.writeHead(303, { location: target });
           return response.end();
         }
+        if (url.pathname === '/favicon.ico') {
+          // Browsers ask every page's origin for one; a 404 would show in a browser test's console.
+          response.writeHead(204);
+          return response.end();
+        }
         response.writeHead(404, { 'content-type': 'text/plain' });
         response.end(`no fake for ${request.method} ${url.pathname}`);
       })();
@@ -362,6 +369,11 @@ export async function startFakeAlipay(keys: {
       const trade = trades.get(outTradeNo);
       if (!trade) throw new Error(`fake alipay: no trade ${outTradeNo}`);
       return pay(trade);
+    },
+    returnUrl(outTradeNo) {
+      const trade = trades.get(outTradeNo);
+      if (!trade) throw new Error(`fake alipay: no trade ${outTradeNo}`);
+      return returnUrl(trade);
     },
     notify(outTradeNo, status, options) {
       const trade = trades.get(outTradeNo);

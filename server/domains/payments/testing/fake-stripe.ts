@@ -24,8 +24,10 @@ export interface FakeStripe {
       | 'checkout.session.expired'
       | 'payment_intent.created',
     sessionId: string,
-    options?: { secret: string; amountTotal?: number; timestamp?: number },
+    options?: { secret: string; amountTotal?: number; timestamp?: number; withoutMetadata?: boolean },
   ): { body: string; signature: string; eventId: string };
+  /** Runs before a created session is answered: the shop does not know its id yet. */
+  beforeSessionAnswer?: (sessionId: string) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,7 +94,9 @@ export async function startFakeStripe(
           payment_intent: null,
         };
         sessions.set(id, session);
-        return send(200, session);
+        // Lets a test deliver a webhook while the shop still waits for this answer.
+        void (fake.beforeSessionAnswer?.(id) ?? Promise.resolve()).then(() => send(200, session));
+        return;
       }
       const retrieved = /^\/v1\/checkout\/sessions\/([\w-]+)$/.exec(path);
       if (request.method === 'GET' && retrieved) {
@@ -124,7 +128,7 @@ export async function startFakeStripe(
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  return {
+  const fake: FakeStripe = {
     url: `http://127.0.0.1:${port}`,
     sessions,
     refunds,
@@ -161,6 +165,8 @@ export async function startFakeStripe(
         data: {
           object: {
             ...session,
+            // A gateway that does not echo the shop's own references.
+            ...(options.withoutMetadata ? { metadata: {}, client_reference_id: null } : {}),
             amount_total: options.amountTotal ?? session.amount_total,
             payment_status: paid ? 'paid' : 'unpaid',
             status: paid ? 'complete' : type === 'checkout.session.expired' ? 'expired' : 'open',
@@ -178,4 +184,5 @@ export async function startFakeStripe(
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return fake;
 }

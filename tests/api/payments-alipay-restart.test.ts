@@ -1,0 +1,247 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { staffMemberRoles, staffMembers, staffRoles } from '../../server/db/schema';
+import { onlyRow } from '../../server/db/rows';
+import { PERMISSIONS } from '../../server/domains/staff/permissions';
+import { createStaffSession } from '../../server/domains/staff/staff-sessions.service';
+import { startFakeAlipay, type FakeAlipay } from '../../server/domains/payments/testing/fake-alipay';
+import type { AppContext } from '../../server/context';
+import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
+import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { makeOrder } from './payments-fixtures';
+
+/**
+ * Alipay payments survive a shop killed between Alipay's word and the shop's commit:
+ *
+ * - the notify: the shop dies as Alipay's notify reaches it, before anything is stored; Alipay
+ *   hears no `success`, sends it again, and the restarted shop applies it once;
+ * - a refund: the shop dies after Alipay refunded and before its answer reaches the shop; the
+ *   restarted shop asks again with the same out_request_no, Alipay refunds nothing more
+ *   (fund_change N), and the refund is stored as done. One refund at Alipay.
+ *
+ * The fake gateway stands behind a forwarder that does the killing; both key pairs are made here.
+ */
+const SESSION_SECRET = 'alipay-restart-session-secret-'.padEnd(48, 'x');
+const APP_ID = '2021000000000077';
+const CSRF = 'alipay-restart-csrf';
+const rsaPair = () =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+
+async function ownerWithSession(ctx: AppContext) {
+  const member = onlyRow(
+    await ctx.db
+      .insert(staffMembers)
+      .values({ email: 'alipay-restart-owner@shop.example', name: 'owner', passwordHash: 'x', locale: 'en' })
+      .returning({ id: staffMembers.id }),
+  );
+  const role = onlyRow(
+    await ctx.db
+      .insert(staffRoles)
+      .values({ name: { en: 'all', 'zh-cn': 'all' }, permissions: [...PERMISSIONS], refundLimitMinor: null })
+      .returning({ id: staffRoles.id }),
+  );
+  await ctx.db.insert(staffMemberRoles).values({ staffId: member.id, roleId: role.id });
+  const session = await createStaffSession(ctx, member.id, { ip: '127.0.0.1', userAgent: 'vitest' });
+  return {
+    cookie: `staff_session=${session.token}; csrf_token=${CSRF}`,
+    'x-csrf-token': CSRF,
+    'content-type': 'application/json',
+    lang: 'en',
+  };
+}
+
+/**
+ * Passes requests to `target()`; `intercept` may act on a request first and answer `drop`
+ * (the connection is cut, as a dying server cuts it) or let it through, then `after` runs once
+ * the upstream answered and before the answer is passed on.
+ */
+async function startForwarder(
+  target: () => string,
+  hooks: {
+    before?: (request: http.IncomingMessage) => Promise<'drop' | 'pass'>;
+    after?: (request: http.IncomingMessage) => Promise<void>;
+  },
+) {
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      void (async () => {
+        if ((await hooks.before?.(request)) === 'drop') return request.socket.destroy();
+        try {
+          const upstream = await fetch(`${target()}${request.url}`, {
+            method: request.method,
+            headers: Object.fromEntries(
+              Object.entries(request.headers).filter(
+                (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
+              ),
+            ),
+            body: request.method === 'GET' ? undefined : Buffer.concat(chunks),
+            redirect: 'manual',
+          });
+          const body = Buffer.from(await upstream.arrayBuffer());
+          await hooks.after?.(request);
+          response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
+          response.end(body);
+        } catch {
+          request.socket.destroy();
+        }
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function ready(server: SpawnedServer) {
+  try {
+    await waitForReady(server.url);
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${server.output()}`, { cause: error });
+  }
+}
+
+describe('alipay payments survive a killed server', { timeout: 240_000 }, () => {
+  it('a notify that killed the shop is applied once by the restarted shop; a refund made as the shop died is not made twice', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-alipay-restart-'));
+    const app = rsaPair();
+    const alipay = rsaPair();
+    let fake: FakeAlipay | undefined;
+    let current: SpawnedServer | undefined;
+    const servers: SpawnedServer[] = [];
+    let killNextNotify = true;
+    let killAfterRefund = false;
+    let killedAtRefund = 0;
+    const kill = async () => {
+      const dying = current!;
+      dying.child.kill('SIGKILL');
+      await dying.exited;
+    };
+    // The shop's public address: Alipay's notifies reach the shop through it.
+    const front = await startForwarder(() => current!.url, {
+      async before(request) {
+        if (!(killNextNotify && request.url === '/v1/pay/webhook/alipay')) return 'pass';
+        killNextNotify = false;
+        await kill();
+        return 'drop';
+      },
+    });
+    const gatewayFront = await startForwarder(() => fake!.url, {
+      async after(request) {
+        if (!killAfterRefund || request.method !== 'POST' || !request.url?.includes('alipay.trade.refund')) return;
+        killAfterRefund = false;
+        killedAtRefund = Date.now();
+        await kill();
+      },
+    });
+    try {
+      fake = await startFakeAlipay({
+        appId: APP_ID,
+        appPublicKey: app.publicKey,
+        alipayPrivateKey: alipay.privateKey,
+        notifyRetryMs: 1_000,
+      });
+      const shop = await preparePersistentShop(dataDir, SESSION_SECRET, async (ctx) => {
+        const buyer = await buyerWithSession(ctx, 'alipay-restart-buyer');
+        return {
+          orderId: await makeOrder(ctx, buyer.userId, 16_800, 'CNY'),
+          buyer: buyer.headers,
+          owner: await ownerWithSession(ctx),
+        };
+      });
+      const env = {
+        // ALIPAY_GATEWAY is a test knob, refused in production.
+        NODE_ENV: 'test',
+        DATA_DIR: dataDir,
+        DATABASE_URL: shop.databaseUrl,
+        SESSION_SECRET,
+        PUBLIC_URL: front.url,
+        ALIPAY_APP_ID: APP_ID,
+        ALIPAY_PRIVATE_KEY: app.privateKey,
+        ALIPAY_PUBLIC_KEY: alipay.publicKey,
+        ALIPAY_GATEWAY: `${gatewayFront.url}/gateway.do`,
+        SEED_DEMO_DATA: 'false',
+        LOG_LEVEL: 'warn',
+      };
+      const start = async () => {
+        current = spawnServer(env, await freePort());
+        servers.push(current);
+        await ready(current);
+        return current;
+      };
+      const status = async () =>
+        (
+          (await (await fetch(`${front.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.buyer })).json()) as {
+            data: Record<string, unknown>;
+          }
+        ).data;
+
+      await start();
+      const paying = await fetch(`${front.url}/v1/pay`, {
+        method: 'POST',
+        headers: shop.buyer,
+        body: JSON.stringify({ order_id: shop.orderId, method: 'alipay' }),
+      });
+      const redirectUrl = ((await paying.json()) as { data: { redirect_url: string } }).data.redirect_url;
+      expect((await fetch(redirectUrl)).status).toBe(200);
+      const [outTradeNo] = [...fake.trades.keys()];
+      await fake.pay(outTradeNo!); // the first delivery kills the shop
+      expect(fake.deliveries).toEqual([{ outTradeNo, status: 0, body: expect.any(String) }]);
+
+      await start();
+      await expect
+        .poll(status, { timeout: 60_000, interval: 500 })
+        .toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
+      expect(fake.deliveries.at(-1)).toEqual({ outTradeNo, status: 200, body: 'success' });
+
+      // A full refund from the console; the gateway refunds, and the shop dies before hearing it.
+      killAfterRefund = true;
+      const refundKey = `alipay-restart-${process.pid}-${Date.now()}`;
+      const refunding = await fetch(`${front.url}/v1/admin/orders/${shop.orderId}/refunds`, {
+        method: 'POST',
+        headers: shop.owner,
+        body: JSON.stringify({ amount_minor: 16_800, reason: 'Out of stock', idempotency_key: refundKey }),
+      });
+      expect(refunding.status).toBe(200);
+      await expect.poll(() => killedAtRefund, { timeout: 60_000, interval: 200 }).toBeGreaterThan(0);
+      expect(fake.refunds).toEqual([{ outTradeNo, outRequestNo: refundKey.replace(/-/g, '_'), refundFen: 16_800 }]);
+
+      await start();
+      // The refund effect's lease runs out and the restarted shop asks Alipay again with the same out_request_no.
+      const refundSeen = async () =>
+        (
+          (await (await fetch(`${front.url}/v1/admin/orders/${shop.orderId}`, { headers: shop.owner })).json()) as {
+            data: { refunded_minor: number; refundable_minor: number };
+          }
+        ).data;
+      await expect
+        .poll(refundSeen, { timeout: 90_000, interval: 1_000 })
+        .toMatchObject({ refunded_minor: 16_800, refundable_minor: 0 });
+      expect(fake.requests.filter((request) => request.method === 'alipay.trade.refund')).toHaveLength(2);
+      expect(fake.refunds).toHaveLength(1);
+      expect(fake.trades.get(outTradeNo!)).toMatchObject({ refundedFen: 16_800, status: 'TRADE_CLOSED' });
+    } finally {
+      for (const server of servers) await server.stop('SIGKILL');
+      await front.close();
+      await gatewayFront.close();
+      await fake?.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
