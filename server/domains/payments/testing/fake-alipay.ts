@@ -159,7 +159,7 @@ export async function startFakeAlipay(keys: {
   /** Posts the notify until the shop answers exactly `success` (or the fake closes). */
   async function deliver(trade: FakeAlipayTrade, body: string, attempt = 1): Promise<void> {
     let status = 0;
-    let answer = '';
+    let answer: string;
     try {
       const response = await fetch(trade.notifyUrl, {
         method: 'POST',
