@@ -4,6 +4,7 @@ import type { AppContext, RequestContext, TransactionContext } from '../../conte
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import { getOrderForPayment, markOrderPaid, type OrderForPayment } from '../orders/order-payment.service';
+import { buyerDevice, type DeviceHints, type PayDevice } from './buyer-device';
 import { canTransition } from './payment-lifecycle';
 import {
   PAYMENT_PROVIDERS,
@@ -90,6 +91,9 @@ export async function startPayment(
     method?: PaymentMethodName;
     provider?: PaymentProviderName;
     siteOrigin: string;
+    /** The device the client asked a gateway page for; unset: read from `hints`. */
+    device?: PayDevice;
+    hints?: DeviceHints;
   },
 ): Promise<{ paymentId: number; redirectUrl: string }> {
   const order = await ownOrder(ctx, input.orderId);
@@ -122,6 +126,7 @@ export async function startPayment(
       amountParts: order.amountParts,
       country: order.country,
       locale: ctx.locale,
+      device: buyerDevice(input.device, input.hints ?? {}),
       description: order.orderNo,
       successUrl: `${result}/success?order_id=${order.id}`,
       failUrl: `${result}/fail?order_id=${order.id}`,
