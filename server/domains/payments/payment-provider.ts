@@ -174,6 +174,7 @@ export interface PaymentProvider {
   lookupPayment(ctx: AppContext, request: PaymentLookupRequest): Promise<PaymentLookup>;
   /** All or part of a captured payment; idempotent per `idempotencyKey`: asking twice refunds once. */
   refund(ctx: AppContext, request: RefundRequest): Promise<{ refundRef: string }>;
+  /**
    * For gateways that sign the parameters they send the buyer back with (Alipay): the
    * `providerRef` they name when the signature is the gateway's for this shop, else null.
    * Never proof of payment: a good return only prompts `lookupPayment`.

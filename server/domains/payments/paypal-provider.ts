@@ -141,6 +141,9 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
       const outcome = outcomeOfCapture(orderId, parsed.data);
       return outcome === 'pending' ? ignored : { ...outcome, eventId: event.id };
     },
+    // PayPal sends the buyer back with its order id as `token`, unsigned: only a prompt to ask
+    // PayPal (lookupPayment), which captures and reports; the return itself proves nothing.
+    returnReference: (params) => params.token ?? null,
     async lookupPayment(_ctx, request) {
       let order: PayPalOrder;
       try {
