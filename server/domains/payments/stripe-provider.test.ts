@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context';
+import type { Currency } from '../../shared/money';
 import { WebhookVerificationError } from './payment-provider';
 import { createStripeProvider } from './stripe-provider';
 import { startFakeStripe, type FakeStripe } from './testing/fake-stripe';
@@ -89,6 +90,50 @@ describe('stripe provider (against a local fake of the API)', () => {
     await expect(
       provider().verifyWebhook(Buffer.from(old.body), { 'stripe-signature': old.signature }),
     ).rejects.toThrow(WebhookVerificationError);
+  });
+
+  it('offers Alipay and WeChat Pay only in the currencies Stripe takes them in, and only those the shop turned on', () => {
+    expect(provider().methodsFor({ currency: 'EUR', country: 'DE' })).toEqual(['card', 'alipay', 'wechat_pay']);
+    // A currency neither wallet takes (the shop's list may grow): cards only.
+    expect(provider().methodsFor({ currency: 'KRW' as Currency, country: 'KR' })).toEqual(['card']);
+    const cardsOnly = createStripeProvider({ secretKey: 'sk_test_unit', webhookSecret, methods: ['card'] });
+    expect(cardsOnly.methodsFor({ currency: 'CNY', country: 'CN' })).toEqual(['card']);
+  });
+
+  it('refuses to send the buyer to a session without the chosen method (not turned on in the dashboard)', async () => {
+    const cardsOnlyDashboard = await startFakeStripe(webhookSecret, ['card']);
+    try {
+      const stripe = createStripeProvider({
+        secretKey: 'sk_test_unit',
+        webhookSecret,
+        apiBase: cardsOnlyDashboard.url,
+        methods: ['card', 'wechat_pay'],
+      });
+      await expect(stripe.createCheckout(ctx, { ...checkout, paymentId: 11, method: 'wechat_pay' })).rejects.toThrow(
+        /wechat_pay is not turned on in the Stripe dashboard/,
+      );
+    } finally {
+      await cardsOnlyDashboard.close();
+    }
+  });
+
+  it('looks a session up: pending while open, paid once complete, failed once expired', async () => {
+    const lookup = (providerRef: string) =>
+      provider().lookupPayment(ctx, { paymentId: 12, providerRef, method: 'card', amountMinor: 1280, currency: 'JPY' });
+    const { providerRef } = await provider().createCheckout(ctx, { ...checkout, paymentId: 12 });
+    expect(await lookup(providerRef)).toBe('pending');
+    fake.settle(providerRef, 'paid');
+    expect(await lookup(providerRef)).toEqual({
+      type: 'payment.succeeded',
+      providerRef,
+      paymentId: 12,
+      amountMinor: 1280,
+      currency: 'JPY',
+      chargeRef: `pi_test_${providerRef}`,
+    });
+    const other = await provider().createCheckout(ctx, { ...checkout, paymentId: 13 });
+    fake.settle(other.providerRef, 'expired');
+    expect(await lookup(other.providerRef)).toMatchObject({ type: 'payment.failed', providerRef: other.providerRef });
   });
 
   it('refunds the payment intent once, however often it is asked', async () => {
