@@ -51,9 +51,14 @@ if (![duration, connections, rounds].every((n) => Number.isFinite(n) && n > 0)) 
 // The console target generates its orders and signs in an Owner with the shop's own
 // TypeScript, and measures latency percentiles rather than throughput against the ceiling, so
 // it runs as its own script (under tsx) when asked for by name.
-if (only?.has('console')) {
+// The signed-in buyer's private pages likewise (bench/private-pages.mjs: buyers, sessions, orders).
+for (const [name, script] of [
+  ['console', 'bench/console.mjs'],
+  ['private', 'bench/private-pages.mjs'],
+]) {
+  if (!only?.has(name)) continue;
   const passed = process.argv.slice(2).filter((arg) => !arg.startsWith('--only'));
-  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/console.mjs', ...passed], { stdio: 'inherit' });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', script, ...passed], { stdio: 'inherit' });
   process.exit(run.status ?? 1);
 }
 

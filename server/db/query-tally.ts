@@ -15,7 +15,9 @@ const tallies = new AsyncLocalStorage<QueryTally>();
  */
 export async function tallyQueries<T>(work: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const tally: QueryTally = { statements: [] };
-  const result = await tallies.run(tally, work);
+  // Awaited inside the run: drizzle's queries and `inject` are lazy thenables that start on
+  // `then`, which must happen inside the tally's context.
+  const result = await tallies.run(tally, async () => await work());
   return { result, statements: tally.statements };
 }
 

@@ -1,0 +1,87 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tallyQueries } from '../../server/db/query-tally';
+import { makeShopper, placeOrderFor, prepareSku, type Buyer } from '../support/buyers';
+import { useTestServer } from '../support/test-server';
+
+/**
+ * Issue 13: private pages stay per buyer but cheap. Each page and API answer a signed-in
+ * buyer opens has a budget of database statements, written out here; a change that adds one
+ * (a query per order line, a lookup that could come from memory) fails here rather than in a
+ * sale. Counted with the drizzle logger over `inject`, so the statements are exactly the
+ * request's own, after one warm-up request (settings, shipping rules and versions are kept in
+ * memory by every process).
+ */
+const server = useTestServer();
+let buyer: Buyer & { addressId: number };
+let orderId: number;
+
+beforeAll(async () => {
+  buyer = await makeShopper(server);
+  const sku = await prepareSku(server, { stock: 100 });
+  orderId = (await placeOrderFor(buyer, sku.id, 2)).id;
+  await placeOrderFor(buyer, sku.id, 1);
+  const added = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 1 } });
+  expect(added.status).toBe(200);
+});
+
+async function statementsOf(url: string, credentials: 'cookie' | 'headers') {
+  const send = () =>
+    server.app.inject({
+      method: 'GET',
+      url,
+      headers: credentials === 'headers' ? { ...buyer.headers } : { lang: 'en' },
+      cookies: credentials === 'cookie' ? { access_token: buyer.headers.token } : {},
+    });
+  await send();
+  const { result, statements } = await tallyQueries(send);
+  expect(result.statusCode, `${url} answered ${result.statusCode}`).toBe(200);
+  return statements;
+}
+
+const PAGE_BUDGETS: Array<[string, () => string, number]> = [
+  // The session (one indexed lookup), the account menu's counts (orders by status, cases: in parallel), the profile.
+  ['account', () => '/en/my/account', 4],
+  ['addresses', () => '/en/my/address', 4],
+  // Session, counts (2), one page of orders, their lines (one statement for all), which may ask for after-sales.
+  ['My Orders', () => '/en/my/order', 6],
+  // Session, counts (2), the order, its lines, history and refunds (in parallel), its after-sale options.
+  ['order detail', () => `/en/my/order/${orderId}`, 8],
+  // Session, the cart's lines, their SKUs (one statement with options and images).
+  ['cart', () => '/en/cart', 3],
+  // Session, the address book, the cart, its SKUs, the chosen address; shipping rules and rates come from memory.
+  ['confirm order', () => '/en/order/confirm_order?from=cart', 5],
+  // Session, the order, its lines, history and refunds.
+  ['pay', () => `/en/order/pay?order_id=${orderId}`, 5],
+];
+
+const API_BUDGETS: Array<[string, () => string, number]> = [
+  // Every page asks it once for the header: session, default address, cart count.
+  ['visitor', () => '/v1/visitor', 3],
+  ['order list', () => '/v1/order/list?page=1&page_size=10', 3],
+  ['order detail', () => `/v1/order/${orderId}`, 5],
+  ['cart', () => '/v1/cart', 3],
+  ['addresses', () => '/v1/useraddress/list', 2],
+];
+
+describe('database statements a signed-in buyer costs', () => {
+  it.each(PAGE_BUDGETS)('the %s page stays within its budget', async (_name, path, budget) => {
+    const statements = await statementsOf(path(), 'cookie');
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(budget);
+  });
+
+  it.each(API_BUDGETS)('the %s API stays within its budget', async (_name, path, budget) => {
+    const statements = await statementsOf(path(), 'headers');
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(budget);
+  });
+
+  it('serves catalogue pages to a signed-in buyer without touching the database', async () => {
+    for (const path of ['/en/', '/zh-cn/', '/en/product/1', '/en/faq']) {
+      expect(await statementsOf(path, 'cookie'), path).toEqual([]);
+    }
+  });
+
+  it('checks the session with one indexed lookup by token hash', async () => {
+    const [first] = await statementsOf('/v1/visitor', 'headers');
+    expect(first).toMatch(/from "sessions" inner join "users" .* where "sessions"\."token_hash" = \$1 limit \$2$/);
+  });
+});
