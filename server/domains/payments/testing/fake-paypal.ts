@@ -171,13 +171,13 @@ export async function startFakePayPal(credentials: {
   function approvalPage(order: FakePayPalOrder): string {
     const amount = `${order.purchaseUnit.amount.value} ${order.purchaseUnit.amount.currency_code}`;
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake PayPal</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,"></head>
 <body style="font-family: sans-serif; max-width: 28rem; margin: 3rem auto">
-<h1>Fake PayPal</h1><p>Pay <strong id="amount">${amount}</strong> for ${order.purchaseUnit.description}</p>
+<h1>Fake PayPal</h1><p>Pay <strong id="paypal-amount">${amount}</strong> for ${order.purchaseUnit.description}</p>
 <form method="post" action="/checkoutnow/approve"><input type="hidden" name="token" value="${order.id}">
-<button type="submit">Approve</button></form>
+<button type="submit" id="paypal-approve">Approve</button></form>
 <form method="post" action="/checkoutnow/cancel"><input type="hidden" name="token" value="${order.id}">
-<button type="submit">Cancel and return to the shop</button></form></body></html>`;
+<button type="submit" id="paypal-cancel">Cancel and return to the shop</button></form></body></html>`;
   }
 
   const server = http.createServer((request, response) => {
