@@ -40,6 +40,8 @@ export default [
     route('sign-in', 'admin/routes/sign-in.tsx'),
     route('setup', 'admin/routes/setup.tsx'),
     route('invitation', 'admin/routes/invitation.tsx'),
+    // Printed on its own page: no console frame around the invoice.
+    route('orders/:id/invoice', 'admin/routes/commercial-invoice.tsx'),
     layout('admin/console-shell.tsx', [
       index('admin/routes/home.tsx'),
       route('two-step', 'admin/routes/two-step.tsx'),

@@ -21,6 +21,7 @@ import { afterSaleMessages } from './messages/after-sales';
 import { afterSaleUiMessages } from './messages/after-sales-ui';
 import { imageUploadMessages } from './messages/image-uploads';
 import { dutyMessages } from './messages/duties';
+import { adminDutyMessages } from './messages/admin-duties';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -47,6 +48,7 @@ export const MESSAGE_AREAS = {
   adminOrders: adminOrderMessages,
   adminCustomers: adminCustomerMessages,
   adminAfterSales: adminAfterSaleMessages,
+  adminDuties: adminDutyMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

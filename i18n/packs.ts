@@ -30,7 +30,7 @@ export const MESSAGE_PACKS = {
     'imageUploads',
   ],
   /** The console (app/admin); never loaded by storefront pages. */
-  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers', 'adminAfterSales'],
+  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers', 'adminAfterSales', 'adminDuties'],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

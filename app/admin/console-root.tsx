@@ -8,6 +8,7 @@ import { readBrowserCookie } from '~/lib/api-client';
 import { consoleSession, setApiLocale } from './lib/admin-api';
 import type { ConsoleData } from './lib/console-context';
 import './styles/console.css';
+import './styles/duties.css';
 
 /**
  * The console's root: every /admin page renders in the browser (the server sends the

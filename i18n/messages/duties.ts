@@ -11,8 +11,7 @@ export const dutyMessages = defineMessages({
     'duties.hidden':
       'Duties and import taxes may be payable to the carrier on delivery; we cannot estimate them for this order',
     'duties.none': 'No duties or import taxes are due on this parcel',
-    'duties.ddp': 'Duties paid (DDP)',
-    'duties.ddu': 'Duties unpaid (DDU)',
+    'duties.mailLine': 'Duties and import taxes: {amount}',
   },
   'zh-cn': {
     'duties.label': '关税及进口税',
@@ -22,7 +21,6 @@ export const dutyMessages = defineMessages({
     'duties.paidNowAndEstimate': '部分已随订单支付；另有预估 {amount} 需在收货时向承运商支付',
     'duties.hidden': '收货时承运商可能收取关税及进口税；此订单暂无法预估',
     'duties.none': '此包裹无需缴纳关税或进口税',
-    'duties.ddp': '完税交货（DDP）',
-    'duties.ddu': '未完税交货（DDU）',
+    'duties.mailLine': '关税及进口税：{amount}',
   },
 });

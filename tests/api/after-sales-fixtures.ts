@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterSales, orders, products, refunds } from '../../server/db/schema';
+import { afterSales, orders, products, productSkus, refunds } from '../../server/db/schema';
 import { makeShopper, prepareSku, type Buyer } from '../support/buyers';
 import type { TestStaff } from '../support/staff';
 import type { TestApp } from '../support/test-server';
@@ -13,7 +13,11 @@ export interface PreparedLine {
   priceMinor: number;
 }
 
-/** A listed SKU at a known price with plenty of stock, and whether its product is sold as final sale. */
+/**
+ * A listed SKU at a known price with plenty of stock, and whether its product is sold as final sale.
+ * It has no HS code, so an order of it abroad charges no duties and the cases' figures are the
+ * goods' (a refund giving duties back is tests/api/duties.test.ts's).
+ */
 export async function afterSaleSku(
   server: TestApp,
   priceMinor: number,
@@ -24,6 +28,7 @@ export async function afterSaleSku(
     .update(products)
     .set({ finalSale: options.finalSale ?? false })
     .where(eq(products.id, sku.productId));
+  await server.ctx.db.update(productSkus).set({ hsCode: null }).where(eq(productSkus.id, sku.id));
   return { skuId: sku.id, productId: sku.productId, priceMinor };
 }
 

@@ -5,19 +5,22 @@ import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { countText, formatDateTime, formatDay, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill } from '../components/ui';
 import { AfterSaleTile, AfterSaleUrgentList, waitingAfterSales } from '../components/after-sale-home';
+import { loadUnclassifiedSkus, UnclassifiedSkusCard } from '../components/duties-parts';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
   const afterSales = waitingAfterSales(request.signal);
+  const unclassified = loadUnclassifiedSkus(request.signal);
   try {
     return {
       dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }),
       afterSales: await afterSales,
+      unclassified: await unclassified,
     };
   } catch (error) {
     if (error instanceof AdminApiError && error.status === 403)
-      return { dashboard: null, afterSales: await afterSales };
+      return { dashboard: null, afterSales: await afterSales, unclassified: null };
     throw error;
   }
 }
@@ -33,7 +36,7 @@ export function HydrateFallback() {
 }
 
 export default function HomePage() {
-  const { dashboard, afterSales } = usePageData<typeof clientLoader>();
+  const { dashboard, afterSales, unclassified } = usePageData<typeof clientLoader>();
   const { staff, locale } = useConsole();
   const t = useConsoleT();
   const greeting = t('console.home.greeting', { name: staff?.name ?? '' });
@@ -214,6 +217,7 @@ export default function HomePage() {
               </ul>
             )}
           </section>
+          {unclassified ? <UnclassifiedSkusCard list={unclassified} /> : null}
         </div>
       </div>
     </>

@@ -24,6 +24,7 @@ import {
 } from '../lib/order-labels';
 import { ConfirmDialog, EmptyState, ErrorNotice, Notice, PageHeader, Pill, useAction, Field } from '../components/ui';
 import { AfterSaleOrderCard, orderAfterSales } from '../components/after-sale-order-card';
+import { OrderDutiesCard } from '../components/duties-parts';
 
 interface Carrier {
   code: string;
@@ -126,6 +127,12 @@ export default function OrderDetailPage() {
                   <dd>−{money(order.discount_minor)}</dd>
                 </>
               ) : null}
+              {order.duties_minor ? (
+                <>
+                  <dt>{t('console.duties.total')}</dt>
+                  <dd>{money(order.duties_minor)}</dd>
+                </>
+              ) : null}
               <dt className="totals__grand">{t('console.order.total')}</dt>
               <dd className="totals__grand">{money(order.total_minor)}</dd>
               {order.refunded_minor ? (
@@ -141,6 +148,8 @@ export default function OrderDetailPage() {
               </p>
             ) : null}
           </Card>
+
+          <OrderDutiesCard order={order} />
 
           <Card title={t('console.order.payments')}>
             {order.payments.length === 0 ? (

@@ -114,6 +114,7 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
           <OrderInfo
             price={view}
             view={view}
+            duties={view.duties}
             shippingNote={
               needsAddress ? (
                 <span className="checkout-summary__note">{t('confirm.shippingAfterAddress')}</span>

@@ -1,10 +1,12 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import type { DutiesView } from '../../../server/domains/duties/duties.schemas';
 import type { AmountView } from '../../../server/shared/money.schemas';
 import type { Currency } from '../../../server/shared/money';
 import { PAY_STATUS } from '../../../server/shared/order-status';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { imageAt } from '../catalog/image';
+import { DutiesRow } from './duties-row';
 import { Money } from './money';
 
 /** Which currencies a server view (confirm quote or placed order) is in. */
@@ -70,17 +72,20 @@ type PriceView = { product_price: AmountView; shipping_fee: AmountView; discount
 
 /**
  * SPEC section 2's order info rows (product price, shipping fee, discount) inside a
- * `summary-list`; the discount row is there even when there is none (0).
- * `shippingNote` replaces the fee while it cannot be known yet (no address chosen).
+ * `summary-list`; the discount row is there even when there is none (0). A parcel abroad adds
+ * the duties row (`duties`). `shippingNote` replaces the fee while it cannot be known yet (no
+ * address chosen).
  */
 export function PriceRows({
   price,
   view,
   shippingNote,
+  duties,
 }: {
   price: PriceView;
   view: CurrencyView;
   shippingNote?: ReactNode;
+  duties?: DutiesView | null;
 }) {
   const t = useT();
   return (
@@ -113,6 +118,7 @@ export function PriceRows({
           <AmountText amount={price.discount} view={view} />
         </dd>
       </div>
+      {duties ? <DutiesRow duties={duties} view={view} /> : null}
     </>
   );
 }
@@ -136,16 +142,18 @@ export function OrderInfo({
   view,
   payStatus,
   shippingNote,
+  duties,
 }: {
   price: PriceView & { total: AmountView };
   view: CurrencyView;
   payStatus?: number;
   shippingNote?: ReactNode;
+  duties?: DutiesView | null;
 }) {
   const t = useT();
   return (
     <dl className="summary-list" data-testid="order-info">
-      <PriceRows price={price} view={view} shippingNote={shippingNote} />
+      <PriceRows price={price} view={view} shippingNote={shippingNote} duties={duties} />
       <div className="summary-list__total">
         <dt>{t(totalLabel(payStatus))}</dt>
         <dd data-testid="order-total">

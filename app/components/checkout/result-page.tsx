@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from './icons';
+import { DutiesNote } from './duties-row';
 import { AmountText } from './order-summary';
 import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
 import type { PaymentStatusView as PayStatus } from '../../../server/domains/payments/payments.schemas';
@@ -110,6 +111,7 @@ export function ResultPage({
             <AmountText amount={order.total} view={order} strong />
           </p>
         ) : null}
+        {order.duties ? <DutiesNote duties={order.duties} view={order} /> : null}
         <div className="result-card__actions">
           {outcome === 'fail' ? (
             <Link className="button button--primary" to={retry} data-testid="result-retry">

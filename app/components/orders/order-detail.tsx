@@ -136,7 +136,7 @@ export function OrderDetailPage({
 
         <aside className="checkout-main">
           <CheckoutCard id="detail-price" title={t('order.detail.priceDetails')}>
-            <OrderInfo price={order.price} view={order} payStatus={order.pay_status} />
+            <OrderInfo price={order.price} view={order} payStatus={order.pay_status} duties={order.duties} />
             {order.refunds.length > 0 ? (
               <ul className="order-refunds" data-testid="detail-refunds">
                 {order.refunds.map((refund, index) => (

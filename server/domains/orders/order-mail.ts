@@ -51,7 +51,9 @@ export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<
     t('mail.order.greeting', { name: data.buyerName }),
     t(`mail.order.${kind}.body`, params),
     [t('mail.order.items'), ...data.items.map((item) => `- ${item.name} x ${item.quantity}`)].join('\n'),
-    ...(data.duties && kind !== 'shipped' ? [`${t('duties.label')}: ${data.duties.charged}\n${data.duties.note}`] : []),
+    ...(data.duties && kind !== 'shipped'
+      ? [`${t('duties.mailLine', { amount: data.duties.charged })}\n${data.duties.note}`]
+      : []),
     ...(kind === 'shipped' && data.trackingUrl ? [t('mail.order.trackLink', { url: data.trackingUrl })] : []),
     t('mail.order.viewLink', { url: data.orderUrl }),
     t('mail.order.signature', { shop: data.shopName }),
