@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orders, paymentEvents, refunds } from '../../server/db/schema';
+import { reconcilePayments } from '../../server/domains/payments/payment-reconciliation';
 import { PERMISSIONS } from '../../server/domains/staff/permissions';
 import {
   startFakePayPal,
@@ -182,6 +183,19 @@ describe('paypal payments (thin client against a local fake PayPal)', () => {
     expect(response.status).toBe(400);
     expect(response.body.msg).toBe('The payment method "paypal" is not available for this order');
     expect(fake.orders.size).toBe(ordersAtPayPal);
+  });
+
+  it('captures an approved order whose buyer never came back when reconciliation asks PayPal', async () => {
+    const orderId = await orderOf('USD', { goods: 2_800, shipping: 400 });
+    const { paymentId, providerRef } = await startPaying(orderId);
+    await pressAtPayPal('approve', providerRef); // the buyer closes the tab instead of following the redirect
+    const later = new Date(Date.now() + 11 * 60_000);
+    const pass = await reconcilePayments(server.ctx, { now: later });
+    expect(pass.asked).toContainEqual({ paymentId, outcome: 'paid' });
+    expect(fake.orders.get(providerRef)!.captures).toEqual([
+      expect.objectContaining({ amount: { currency_code: 'USD', value: '32.00' } }),
+    ]);
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
   });
 
   it('refuses a webhook not signed by PayPal’s certificate for our webhook id (400) and records nothing', async () => {
