@@ -52,7 +52,7 @@ export function OrderDutiesCard({ order }: { order: AdminOrderDetail }) {
       <dl className="facts">
         <dt>{t('console.duties.charged')}</dt>
         <dd>{settled(duties.charged.amount_minor)}</dd>
-        {duties.estimate ? (
+        {duties.estimate && duties.estimate.amount_minor > 0 ? (
           <>
             <dt>{t('console.duties.estimate')}</dt>
             <dd>{settled(duties.estimate.amount_minor)}</dd>
