@@ -41,6 +41,12 @@ describe('RSA keys as gateways hand them out', () => {
     expect(samePair(privateForms['PKCS#8 PEM'], read)).toBe(true);
   });
 
+  it('refuses a private key where a public key belongs', () => {
+    expect(() => rsaPublicKeyPem(privateForms['PKCS#1 PEM'], 'ALIPAY_PUBLIC_KEY')).toThrow(
+      'ALIPAY_PUBLIC_KEY holds a private key where a public key belongs',
+    );
+  });
+
   it('refuses text that is no key, and keys that are not RSA', () => {
     expect(() => rsaPrivateKeyPem('not a key', 'ALIPAY_PRIVATE_KEY')).toThrow();
     expect(() => rsaPublicKeyPem('', 'ALIPAY_PUBLIC_KEY')).toThrow();

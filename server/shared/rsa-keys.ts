@@ -39,6 +39,8 @@ export function rsaPrivateKeyPem(text: string, name: string): string {
 
 /** A public RSA key (PEM, or base64 SPKI or PKCS#1) as SPKI PEM without the final newline; throws naming `name`. */
 export function rsaPublicKeyPem(text: string, name: string): string {
+  // node:crypto would derive the public half of a private key pasted here; refuse it instead.
+  if (text.includes('PRIVATE KEY')) throw new Error(`${name} holds a private key where a public key belongs`);
   const key = rsaOnly(
     readKey(text, (input) => createPublicKey(input as Parameters<typeof createPublicKey>[0]), ['spki', 'pkcs1']),
     name,

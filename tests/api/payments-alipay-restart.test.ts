@@ -18,6 +18,9 @@ import { makeOrder } from './payments-fixtures';
 /**
  * Alipay payments survive a shop killed between Alipay's word and the shop's commit:
  *
+ * - the return: the buyer comes back from the cashier, the shop asks Alipay about the trade and
+ *   dies with Alipay's answer in hand; nothing was stored, and the buyer's next visit (or the
+ *   notify, or reconciliation) marks the order paid;
  * - the notify: the shop dies as Alipay's notify reaches it, before anything is stored; Alipay
  *   hears no `success`, sends it again, and the restarted shop applies it once;
  * - a refund: the shop dies after Alipay refunded and before its answer reaches the shop; the
@@ -117,8 +120,8 @@ async function ready(server: SpawnedServer) {
   }
 }
 
-describe('alipay payments survive a killed server', { timeout: 240_000 }, () => {
-  it('a notify that killed the shop is applied once by the restarted shop; a refund made as the shop died is not made twice', async () => {
+describe('alipay payments survive a killed server', { timeout: 300_000 }, () => {
+  it('a return and a notify that killed the shop are applied once by the restarted shop; a refund made as the shop died is not made twice', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shop-alipay-restart-'));
     const app = rsaPair();
     const alipay = rsaPair();
@@ -128,6 +131,8 @@ describe('alipay payments survive a killed server', { timeout: 240_000 }, () => 
     let killNextNotify = true;
     let killAfterRefund = false;
     let killedAtRefund = 0;
+    let killAfterQuery = false;
+    let killedAtQuery = 0;
     const kill = async () => {
       const dying = current!;
       dying.child.kill('SIGKILL');
@@ -144,6 +149,11 @@ describe('alipay payments survive a killed server', { timeout: 240_000 }, () => 
     });
     const gatewayFront = await startForwarder(() => fake!.url, {
       async after(request) {
+        if (killAfterQuery && request.method === 'POST' && request.url?.includes('alipay.trade.query')) {
+          killAfterQuery = false;
+          killedAtQuery = Date.now();
+          return kill();
+        }
         if (!killAfterRefund || request.method !== 'POST' || !request.url?.includes('alipay.trade.refund')) return;
         killAfterRefund = false;
         killedAtRefund = Date.now();
@@ -161,6 +171,7 @@ describe('alipay payments survive a killed server', { timeout: 240_000 }, () => 
         const buyer = await buyerWithSession(ctx, 'alipay-restart-buyer');
         return {
           orderId: await makeOrder(ctx, buyer.userId, 16_800, 'CNY'),
+          returnOrderId: await makeOrder(ctx, buyer.userId, 9_900, 'CNY'),
           buyer: buyer.headers,
           owner: await ownerWithSession(ctx),
         };
@@ -185,24 +196,58 @@ describe('alipay payments survive a killed server', { timeout: 240_000 }, () => 
         await ready(current);
         return current;
       };
-      const status = async () =>
-        (
-          (await (await fetch(`${front.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.buyer })).json()) as {
-            data: Record<string, unknown>;
-          }
-        ).data;
+      /** The order's pay status; a fresh copy may shed its first requests (503) while it warms up, so this waits for an answer. */
+      const status = async (orderId = shop.orderId) => {
+        let data: Record<string, unknown> | null = null;
+        await expect
+          .poll(async () => {
+            const answer = await fetch(`${front.url}/v1/pay/PayStatus/${orderId}`, { headers: shop.buyer });
+            data = answer.ok ? ((await answer.json()) as { data: Record<string, unknown> }).data : null;
+            return data !== null;
+          })
+          .toBe(true);
+        return data!;
+      };
+      /** Opens an Alipay payment for the order; answers the trade the cashier opened. */
+      const payWithAlipay = async (orderId: number) => {
+        const paying = await fetch(`${front.url}/v1/pay`, {
+          method: 'POST',
+          headers: shop.buyer,
+          body: JSON.stringify({ order_id: orderId, method: 'alipay' }),
+        });
+        const redirectUrl = ((await paying.json()) as { data: { redirect_url: string } }).data.redirect_url;
+        expect((await fetch(redirectUrl)).status).toBe(200);
+        return [...fake!.trades.keys()].at(-1)!;
+      };
+      const visit = (address: string) => fetch(address, { headers: { cookie: `access_token=${shop.buyer.token}` } });
 
       await start();
-      const paying = await fetch(`${front.url}/v1/pay`, {
-        method: 'POST',
-        headers: shop.buyer,
-        body: JSON.stringify({ order_id: shop.orderId, method: 'alipay' }),
+      // Paid at the cashier, the notify held back: the buyer's return makes the shop ask Alipay, and it dies with the answer.
+      const returnTrade = await payWithAlipay(shop.returnOrderId);
+      fake.holdNotifies(true);
+      const back = await fake.pay(returnTrade);
+      fake.holdNotifies(false);
+      expect(back.startsWith(`${front.url}/en/result/success?order_id=${shop.returnOrderId}&`)).toBe(true);
+      killAfterQuery = true;
+      await expect(visit(back)).rejects.toThrow();
+      expect(killedAtQuery).toBeGreaterThan(0);
+      await start();
+      expect(await status(shop.returnOrderId)).toMatchObject({
+        order_status: 1,
+        pay_status: 1,
+        payment_status: 'pending',
       });
-      const redirectUrl = ((await paying.json()) as { data: { redirect_url: string } }).data.redirect_url;
-      expect((await fetch(redirectUrl)).status).toBe(200);
-      const [outTradeNo] = [...fake.trades.keys()];
-      await fake.pay(outTradeNo!); // the first delivery kills the shop
+      await expect.poll(async () => (await visit(back)).status).toBe(200);
+      expect(await status(shop.returnOrderId)).toMatchObject({
+        order_status: 10,
+        pay_status: 2,
+        payment_status: 'succeeded',
+      });
+
+      const outTradeNo = await payWithAlipay(shop.orderId);
+      await fake.pay(outTradeNo); // the first delivery kills the shop
       expect(fake.deliveries).toEqual([{ outTradeNo, status: 0, body: expect.any(String) }]);
+      expect(fake.trades.get(returnTrade)?.status).toBe('TRADE_SUCCESS');
 
       await start();
       await expect
@@ -235,7 +280,7 @@ describe('alipay payments survive a killed server', { timeout: 240_000 }, () => 
         .toMatchObject({ refunded_minor: 16_800, refundable_minor: 0 });
       expect(fake.requests.filter((request) => request.method === 'alipay.trade.refund')).toHaveLength(2);
       expect(fake.refunds).toHaveLength(1);
-      expect(fake.trades.get(outTradeNo!)).toMatchObject({ refundedFen: 16_800, status: 'TRADE_CLOSED' });
+      expect(fake.trades.get(outTradeNo)).toMatchObject({ refundedFen: 16_800, status: 'TRADE_CLOSED' });
     } finally {
       for (const server of servers) await server.stop('SIGKILL');
       await front.close();
