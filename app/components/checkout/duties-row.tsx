@@ -1,8 +1,20 @@
 import type { DutiesView } from '../../../server/domains/duties/duties.schemas';
 import type { Currency } from '../../../server/shared/money';
-import { AmountText } from './order-summary';
+import type { AmountView } from '../../../server/shared/money.schemas';
+import { Money } from './money';
 
 type CurrencyView = { currency: Currency; display_currency: Currency };
+
+/** An amount with its display-currency twin, as order-summary's (which renders this file's row, so it is not imported). */
+function DutyAmount({ amount, view }: { amount: AmountView; view: CurrencyView }) {
+  return (
+    <Money
+      amountMinor={amount.amount_minor}
+      currency={view.currency}
+      display={{ amountMinor: amount.display_amount_minor, currency: view.display_currency }}
+    />
+  );
+}
 
 /** The amount the duties line shows: what is paid with the order, else the estimate left for the carrier. */
 function shownAmount(duties: DutiesView) {
@@ -25,7 +37,7 @@ export function DutiesRow({ duties, view }: { duties: DutiesView; view: Currency
     >
       <dt>{duties.label}</dt>
       <dd data-testid="order-duties-amount">
-        {duties.estimate_hidden ? '—' : <AmountText amount={shownAmount(duties)} view={view} />}
+        {duties.estimate_hidden ? '—' : <DutyAmount amount={shownAmount(duties)} view={view} />}
       </dd>
       <dd className="summary-list__duties-note" data-testid="order-duties-note">
         {duties.note}
@@ -43,7 +55,7 @@ export function DutiesNote({ duties, view }: { duties: DutiesView; view: Currenc
         {duties.estimate_hidden ? null : (
           <>
             {' '}
-            <AmountText amount={shownAmount(duties)} view={view} />
+            <DutyAmount amount={shownAmount(duties)} view={view} />
           </>
         )}
       </span>
