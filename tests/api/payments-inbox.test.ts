@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentEvents } from '../../server/db/schema';
+import { paymentEvents, payments } from '../../server/db/schema';
+import { reconcilePayments } from '../../server/domains/payments/payment-reconciliation';
 import { startFakeStripe, type FakeStripe } from '../../server/domains/payments/testing/fake-stripe';
 import { makeBuyer, type Buyer } from '../support/buyers';
 import { startTestServer, type TestServer } from '../support/test-server';
@@ -96,6 +97,41 @@ describe('payment event inbox', () => {
     fake.beforeSessionAnswer = undefined;
     expect(outcome).toBe('paid');
     expect(await paymentRow(server.ctx, started.body.data.payment_id)).toMatchObject({ status: 'succeeded' });
+    expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
+  });
+
+  it('applies a held event from the payments job when the copy that recorded the session died before applying it', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 7_700, 'CNY');
+    const sessionId = 'cs_test_recorded_by_a_copy_that_died';
+    const early = fake.webhook('checkout.session.completed', sessionId, {
+      secret: WEBHOOK_SECRET,
+      withoutMetadata: true,
+      amountTotal: 7_700,
+    });
+    expect((await deliver(early)).body.data.outcome).toBe('held');
+    // What startPayment had committed when its copy was killed: the attempt with Stripe's session id.
+    const [payment] = await server.ctx.db
+      .insert(payments)
+      .values({
+        orderId,
+        userId: buyer.id,
+        provider: 'stripe',
+        method: 'card',
+        providerRef: sessionId,
+        amountMinor: 7_700,
+        currency: 'CNY',
+      })
+      .returning();
+    const pass = await reconcilePayments(server.ctx);
+    expect(pass.heldApplied).toBe(1);
+    expect(await eventRow(early.eventId)).toMatchObject({ outcome: 'paid', paymentId: payment!.id, held: null });
+    expect(await paymentRow(server.ctx, payment!.id)).toMatchObject({
+      status: 'succeeded',
+      chargeRef: `pi_test_${sessionId}`,
+    });
+    // A second pass (or another copy) finds nothing left to apply.
+    expect((await reconcilePayments(server.ctx)).heldApplied).toBe(0);
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 10, payStatus: 2 });
     expect(await paidHistoryRows(server.ctx, orderId)).toBe(1);
   });
 

@@ -179,3 +179,36 @@ describe('choosing a payment method', () => {
     expect(await paymentsOf(otherOrder)).toEqual([]);
   });
 });
+
+describe('with no payment method at all', () => {
+  let bare: TestServer;
+  let bareBuyer: Buyer;
+  beforeAll(async () => {
+    // No provider has keys and the sandbox is turned off: a misconfigured shop.
+    bare = await startTestServer({ SANDBOX_PAYMENTS: 'off' });
+    bareBuyer = await makeBuyer(bare);
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
+
+  it('says so on the pay page instead of a Pay button, and refuses the API call in the buyer’s language', async () => {
+    const orderId = await makeOrder(bare.ctx, bareBuyer.id, 5_000, 'CNY');
+    const response = await fetch(`${bare.url}/en/order/pay?order_id=${orderId}`, {
+      headers: { cookie: `access_token=${bareBuyer.headers.token}` },
+    });
+    const html = await response.text();
+    expect(html).toContain('No payment method is available for this order right now. Please contact us.');
+    expect(html).not.toContain('data-testid="pay-button"');
+
+    const english = await bareBuyer.call('/v1/pay', { method: 'POST', body: { order_id: orderId } });
+    expect(english.status).toBe(400);
+    expect(english.body.msg).toBe('No payment method is available for this order. Please contact the shop');
+    const chinese = await bareBuyer.call('/v1/pay', {
+      method: 'POST',
+      body: { order_id: orderId },
+      headers: { lang: 'zh-cn' },
+    });
+    expect(chinese.body.msg).toBe('该订单暂无可用的支付方式，请联系商家');
+  });
+});
