@@ -304,7 +304,9 @@ const lines = results.map(
     `| ${r.round} | ${r.created} | ${r.unitsSold} | ${r.stockLeft} | ${r.fiveXx} | ${Object.entries(r.statuses)
       .filter(([status]) => status !== '200')
       .map(([status, n]) => `${n} × ${status}`)
-      .join(', ')} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.shopCpuMsPerRequest.toFixed(2)} | ${process.env.DATABASE_URL ? r.databaseCpuMsPerRequest.toFixed(2) : '-'} |`,
+      .join(
+        ', ',
+      )} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.shopCpuMsPerRequest.toFixed(2)} | ${process.env.DATABASE_URL ? r.databaseCpuMsPerRequest.toFixed(2) : '-'} |`,
 );
 const table = [header, ...lines].join('\n');
 const browsingOk = !browsing || (browsing.ratio >= 0.8 && browsing.ordersFailed === 0 && browsing.non2xx === 0);
