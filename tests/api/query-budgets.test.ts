@@ -44,21 +44,21 @@ const PAGE_BUDGETS: Array<[string, () => string, number]> = [
   ['addresses', () => '/en/my/address', 4],
   // Session, counts (2), one page of orders, their lines (one statement for all), which may ask for after-sales.
   ['My Orders', () => '/en/my/order', 6],
-  // Session, counts (2), the order, its lines, history and refunds (in parallel), its after-sale options.
-  ['order detail', () => `/en/my/order/${orderId}`, 8],
+  // Session, counts (2), the order, its lines, duty lines, history and refunds (in parallel), its after-sale options.
+  ['order detail', () => `/en/my/order/${orderId}`, 9],
   // Session, the cart's lines, their SKUs (one statement with options and images).
   ['cart', () => '/en/cart', 3],
   // Session, the address book, the cart, its SKUs, the chosen address; shipping rules and rates come from memory.
   ['confirm order', () => '/en/order/confirm_order?from=cart', 5],
-  // Session, the order, its lines, history and refunds.
-  ['pay', () => `/en/order/pay?order_id=${orderId}`, 5],
+  // Session, the order, its lines, duty lines, history and refunds.
+  ['pay', () => `/en/order/pay?order_id=${orderId}`, 6],
 ];
 
 const API_BUDGETS: Array<[string, () => string, number]> = [
   // Every page asks it once for the header: session, default address, cart count.
   ['visitor', () => '/v1/visitor', 3],
   ['order list', () => '/v1/order/list?page=1&page_size=10', 3],
-  ['order detail', () => `/v1/order/${orderId}`, 5],
+  ['order detail', () => `/v1/order/${orderId}`, 6],
   ['cart', () => '/v1/cart', 3],
   ['addresses', () => '/v1/useraddress/list', 2],
 ];
