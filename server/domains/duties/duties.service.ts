@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { translate, type Locale } from '../../../i18n';
 import { dutyRates, dutyTerms, importRegimes, orderDutyLines } from '../../db/schema';
 import type { AppContext } from '../../context';
@@ -112,6 +112,21 @@ export async function orderDuties(ctx: AppContext, orderIds: readonly number[]):
     .orderBy(asc(orderDutyLines.orderItemId));
   for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
   return map;
+}
+
+/**
+ * An order item's duty line (or null) as a column of the items' own statement: the order
+ * detail reads its lines and their duties in one round trip. For a select from `order_items`.
+ */
+export function dutyLineOfItem() {
+  return sql<OrderDutyLine | null>`(
+    select json_build_object('id', d.id, 'orderId', d.order_id, 'orderItemId', d.order_item_id,
+      'incoterm', d.incoterm, 'rulesVersion', d.rules_version, 'hsCode', d.hs_code,
+      'originCountry', d.origin_country, 'currency', d.currency, 'rateMicros', d.rate_micros,
+      'customsValueMinor', d.customs_value_minor, 'dutyRateBps', d.duty_rate_bps, 'dutyMinor', d.duty_minor,
+      'taxRateBps', d.tax_rate_bps, 'taxMinor', d.tax_minor, 'feeMinor', d.fee_minor,
+      'chargedMinor', d.charged_minor, 'estimateMinor', d.estimate_minor, 'estimateHidden', d.estimate_hidden)
+    from ${orderDutyLines} d where d.order_item_id = "order_items"."id")`;
 }
 
 /** The duties and import taxes paid with an order, by order item id: refunding a whole line gives its part back. */

@@ -6,7 +6,7 @@ import { retireStockPages } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
 import { amountView, formatPrice, isCurrency, rateText, type Currency } from '../../shared/money';
 import type { AmountView } from '../../shared/money.schemas';
-import { dutiesView, orderDuties, type OrderDutyLine } from '../duties/duties.service';
+import { dutiesView, dutyLineOfItem, type OrderDutyLine } from '../duties/duties.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
 import { AFTER_SALE_STATUSES, isOrderStatus, isPayStatus, ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
@@ -101,6 +101,19 @@ async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number,
     .orderBy(asc(orderItems.id));
   for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
   return map;
+}
+
+/** One order's lines and the duty line each was quoted (none at home), in one statement. */
+async function itemsWithDuties(
+  ctx: AppContext,
+  orderId: number,
+): Promise<{ items: ItemRow[]; duties: OrderDutyLine[] }> {
+  const rows = await ctx.db
+    .select({ item: orderItems, duty: dutyLineOfItem() })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.id));
+  return { items: rows.map((row) => row.item), duties: rows.flatMap((row) => (row.duty ? [row.duty] : [])) };
 }
 
 function tabCondition(tab: OrderListQuery['status']): SQL | undefined {
@@ -206,8 +219,8 @@ export async function getOrderDetail(
   input: { userId: number; id: number; locale: Locale },
 ): Promise<OrderDetail> {
   const order = await ownOrder(ctx, input.userId, input.id);
-  const [items, history, refunded, duties] = await Promise.all([
-    itemsOf(ctx, [order.id]),
+  const [{ items, duties }, history, refunded] = await Promise.all([
+    itemsWithDuties(ctx, order.id),
     ctx.db
       .select()
       .from(orderStatusHistory)
@@ -218,12 +231,8 @@ export async function getOrderDetail(
       .from(refunds)
       .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
-    orderDuties(ctx, [order.id]),
   ]);
-  return orderDetailView(
-    { order, items: items.get(order.id) ?? [], history, refunded, duties: duties.get(order.id) ?? [] },
-    input.locale,
-  );
+  return orderDetailView({ order, items, history, refunded, duties }, input.locale);
 }
 
 /** What the order detail shows, from the rows it is made of (a new order's come from its insert). */
