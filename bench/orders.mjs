@@ -14,8 +14,8 @@ import os from 'node:os';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
 import { migrateDatabase } from '../server/db/client.ts';
-import { orderItems, orders, productSkus, products, userAddresses, users } from '../server/db/schema/index.ts';
-import { createSession } from '../server/domains/customers/sessions.service.ts';
+import { orderItems, orders, productSkus, products } from '../server/db/schema/index.ts';
+import { createBenchBuyers } from './lib/bench-buyers.mjs';
 import { createBenchDatabase } from './lib/bench-database.mjs';
 import { ensureBuilt, startBuiltShop } from './lib/processes.mjs';
 
@@ -149,35 +149,9 @@ try {
   // 2. Buyers with sessions and addresses, and one SKU per round with STOCK units.
   const handle = await openShopDatabase();
   await migrateDatabase(handle);
-  const ctx = { db: handle.db, env: { SESSION_SECRET } };
-  const buyers = [];
-  for (let i = 0; i < BUYERS; i++) {
-    const [user] = await handle.db
-      .insert(users)
-      .values({ email: `bench-${i}@example.com`, username: `bench-${i}` })
-      .returning();
-    const [address] = await handle.db
-      .insert(userAddresses)
-      .values({
-        userId: user.id,
-        countryCode: 'CN',
-        provinceId: 'CN-GD',
-        provinceName: { en: 'Guangdong', 'zh-cn': '广东省' },
-        cityId: 'CN-GD-440100',
-        cityName: { en: 'Guangzhou', 'zh-cn': '广州市' },
-        detail: `${i} Tianhe Road`,
-        postalCode: '510000',
-        contactName: `Buyer ${i}`,
-        contactPhone: '+8613812345678',
-        isDefault: true,
-      })
-      .returning();
-    const session = await createSession(ctx, user.id);
-    buyers.push({
-      headers: { token: session.token, sign: session.sign, 'content-type': 'application/json', lang: 'en' },
-      addressId: address.id,
-    });
-  }
+  const buyers = (
+    await createBenchBuyers(handle, { count: BUYERS, prefix: 'bench', sessionSecret: SESSION_SECRET })
+  ).map((buyer) => ({ headers: buyer.apiHeaders, addressId: buyer.addressId }));
   const skus = await handle.db
     .select({ id: productSkus.id })
     .from(productSkus)

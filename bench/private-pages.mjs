@@ -13,8 +13,8 @@ import os from 'node:os';
 import { createRequire } from 'node:module';
 import autocannon from 'autocannon';
 import { migrateDatabase } from '../server/db/client.ts';
-import { productSkus, userAddresses, users } from '../server/db/schema/index.ts';
-import { createSession } from '../server/domains/customers/sessions.service.ts';
+import { productSkus } from '../server/db/schema/index.ts';
+import { createBenchBuyers } from './lib/bench-buyers.mjs';
 import { createBenchDatabase } from './lib/bench-database.mjs';
 import { ensureBuilt, startBuiltShop, startCeiling } from './lib/processes.mjs';
 
@@ -92,32 +92,7 @@ try {
   // 2. Buyers with a session and an address (written directly), and plenty of stock.
   const handle = await benchDatabase.open();
   await migrateDatabase(handle);
-  const ctx = { db: handle.db, env: { SESSION_SECRET } };
-  const buyers = [];
-  for (let i = 0; i < BUYERS; i++) {
-    const [user] = await handle.db
-      .insert(users)
-      .values({ email: `private-${i}@example.com`, username: `private-${i}` })
-      .returning();
-    const [address] = await handle.db
-      .insert(userAddresses)
-      .values({
-        userId: user.id,
-        countryCode: 'CN',
-        provinceId: 'CN-GD',
-        provinceName: { en: 'Guangdong', 'zh-cn': '广东省' },
-        cityId: 'CN-GD-440100',
-        cityName: { en: 'Guangzhou', 'zh-cn': '广州市' },
-        detail: `${i} Tianhe Road`,
-        postalCode: '510000',
-        contactName: `Buyer ${i}`,
-        contactPhone: '+8613812345678',
-        isDefault: true,
-      })
-      .returning();
-    const session = await createSession(ctx, user.id);
-    buyers.push({ session, addressId: address.id });
-  }
+  const buyers = await createBenchBuyers(handle, { count: BUYERS, prefix: 'private', sessionSecret: SESSION_SECRET });
   const skus = await handle.db.select({ id: productSkus.id }).from(productSkus).orderBy(productSkus.id).limit(4);
   await handle.db.update(productSkus).set({ stock: 1_000_000 });
   await handle.close();
