@@ -1,9 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { staffMemberRoles, staffMembers, staffRoles } from '../../server/db/schema';
 import { onlyRow } from '../../server/db/rows';
@@ -11,6 +9,7 @@ import { PERMISSIONS } from '../../server/domains/staff/permissions';
 import { createStaffSession } from '../../server/domains/staff/staff-sessions.service';
 import { startFakeAlipay, type FakeAlipay } from '../../server/domains/payments/testing/fake-alipay';
 import type { AppContext } from '../../server/context';
+import { startHttpForwarder } from '../support/http-forwarder';
 import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
 import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder } from './payments-fixtures';
@@ -63,56 +62,6 @@ async function ownerWithSession(ctx: AppContext) {
 }
 
 /**
- * Passes requests to `target()`; `intercept` may act on a request first and answer `drop`
- * (the connection is cut, as a dying server cuts it) or let it through, then `after` runs once
- * the upstream answered and before the answer is passed on.
- */
-async function startForwarder(
-  target: () => string,
-  hooks: {
-    before?: (request: http.IncomingMessage) => Promise<'drop' | 'pass'>;
-    after?: (request: http.IncomingMessage) => Promise<void>;
-  },
-) {
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      void (async () => {
-        if ((await hooks.before?.(request)) === 'drop') return request.socket.destroy();
-        try {
-          const upstream = await fetch(`${target()}${request.url}`, {
-            method: request.method,
-            headers: Object.fromEntries(
-              Object.entries(request.headers).filter(
-                (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0] !== 'host',
-              ),
-            ),
-            body: request.method === 'GET' ? undefined : Buffer.concat(chunks),
-            redirect: 'manual',
-          });
-          const body = Buffer.from(await upstream.arrayBuffer());
-          await hooks.after?.(request);
-          response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'text/plain' });
-          response.end(body);
-        } catch {
-          request.socket.destroy();
-        }
-      })();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-/**
  * A request to a copy that may still be warming up: it sheds load with 503 (nothing done) while
  * its event loop is busy starting, so a shed request is sent again.
  */
@@ -151,7 +100,7 @@ describe('alipay payments survive a killed server', { timeout: 300_000 }, () => 
       await dying.exited;
     };
     // The shop's public address: Alipay's notifies reach the shop through it.
-    const front = await startForwarder(() => current!.url, {
+    const front = await startHttpForwarder(() => current!.url, {
       async before(request) {
         if (!(killNextNotify && request.url === '/v1/pay/webhook/alipay')) return 'pass';
         killNextNotify = false;
@@ -159,7 +108,7 @@ describe('alipay payments survive a killed server', { timeout: 300_000 }, () => 
         return 'drop';
       },
     });
-    const gatewayFront = await startForwarder(() => fake!.url, {
+    const gatewayFront = await startHttpForwarder(() => fake!.url, {
       async after(request) {
         if (killAfterQuery && request.method === 'POST' && request.url?.includes('alipay.trade.query')) {
           killAfterQuery = false;

@@ -2,21 +2,28 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * An HTTP forwarder in front of a local fake gateway, for tests that kill the shop at a chosen
- * moment: `after` runs once the gateway has answered a request and before its answer is passed
- * on, so a test can stop the shop between the gateway's yes and the shop's own commit.
+ * An HTTP forwarder in front of a local fake gateway or a shop that a test restarts (`target`
+ * may be a function, read per request), for tests that kill the shop at a chosen moment:
+ * `before` may cut a request's connection as a dying server cuts it (`drop`), and `after` runs
+ * once the upstream has answered and before its answer is passed on, so a test can stop the
+ * shop between the gateway's yes and the shop's own commit.
  */
 export async function startHttpForwarder(
-  target: string,
-  hooks: { after?: (request: http.IncomingMessage) => Promise<void> },
+  target: string | (() => string),
+  hooks: {
+    before?: (request: http.IncomingMessage) => Promise<'drop' | 'pass'>;
+    after?: (request: http.IncomingMessage) => Promise<void>;
+  },
 ) {
+  const upstreamOf = typeof target === 'string' ? () => target : target;
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       void (async () => {
+        if ((await hooks.before?.(request)) === 'drop') return request.socket.destroy();
         try {
-          const upstream = await fetch(`${target}${request.url}`, {
+          const upstream = await fetch(`${upstreamOf()}${request.url}`, {
             method: request.method,
             headers: Object.fromEntries(
               Object.entries(request.headers).filter(

@@ -64,28 +64,10 @@ export function dutySnapshot(
   orderId: number,
   items: ReadonlyArray<{ id: number; skuId: number }>,
 ): Array<Omit<OrderDutyLine, 'id'>> {
-  return quote.lines.map((line) => {
-    const item = items.find((candidate) => candidate.skuId === line.key);
-    if (!item) throw new Error(`duty line for SKU ${line.key} has no order item`);
-    return {
-      orderId,
-      orderItemId: item.id,
-      incoterm: quote.incoterm,
-      rulesVersion: quote.rulesVersion,
-      hsCode: line.hsCode,
-      originCountry: line.originCountry,
-      currency: quote.currency,
-      rateMicros: quote.rateMicros,
-      customsValueMinor: line.customsValueMinor,
-      dutyRateBps: line.dutyRateBps,
-      dutyMinor: line.dutyMinor,
-      taxRateBps: line.taxRateBps,
-      taxMinor: line.taxMinor,
-      feeMinor: line.feeMinor,
-      chargedMinor: line.chargedMinor,
-      estimateMinor: line.estimateMinor,
-      estimateHidden: quote.estimateHidden,
-    };
+  return quoteLines(quote).map(({ skuId, ...line }) => {
+    const item = items.find((candidate) => candidate.skuId === skuId);
+    if (!item) throw new Error(`duty line for SKU ${skuId} has no order item`);
+    return { ...line, orderId, orderItemId: item.id };
   });
 }
 
@@ -136,9 +118,7 @@ export async function dutyChargedByItem(ctx: AppContext, orderId: number): Promi
 }
 
 /** A quote's lines in the stored shape, so a checkout and an order are shown by one function. */
-export function quoteLines(
-  quote: DutyQuote,
-): Array<Omit<OrderDutyLine, 'id' | 'orderId' | 'orderItemId'> & { skuId: number }> {
+export function quoteLines(quote: DutyQuote): ShownLine[] {
   return quote.lines.map((line) => ({
     skuId: line.key,
     incoterm: quote.incoterm,
