@@ -88,7 +88,11 @@ describe.each(['en', 'zh-cn'] as const)('shipping promise (%s)', (locale) => {
     expect(saved.status).toBe(200);
 
     // Any page's visitor call learns the country; the next document shows Germany's line only.
-    await page.goto(`${url}/`, { waitUntil: 'networkidle' });
+    const [visitorAnswer] = await Promise.all([
+      page.waitForResponse((response) => new URL(response.url()).pathname === '/v1/visitor'),
+      page.goto(`${url}/`),
+    ]);
+    await visitorAnswer.finished();
     await page.goto(`${url}/product/${sku.productId}`);
     const visible = page.locator('.service-notes__list li:visible');
     await expect.poll(() => visible.allInnerTexts()).toEqual([TEXT[locale].germany]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runShopCommand } from '../../server/cli/shop';
 import { orders } from '../../server/db/schema';
 import { ACCOUNT_TEST_ENV, authHeaders, registerUser } from '../support/accounts';
-import { submitPasswordLogin, useBrowserSuite } from '../support/browser';
+import { submitPasswordLogin, untilHydrated, useBrowserSuite } from '../support/browser';
 import { prepareSku } from '../support/buyers';
 
 /**
@@ -175,6 +175,7 @@ describe('cart', () => {
 
   async function addAsVisitor(page: Page, sku: { id: number; productId: number }, expectedCount: string) {
     await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
+    await untilHydrated(page, '[data-testid="add-to-cart"]');
     await page.getByTestId('add-to-cart').click();
     await expect.poll(() => headerCount(page)).toBe(expectedCount);
   }

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useBrowserSuite } from '../support/browser';
+import { untilHydrated, useBrowserSuite } from '../support/browser';
 
 interface Value {
   id: number;
@@ -43,10 +43,7 @@ async function open(path: string, options: { javaScriptEnabled?: boolean } = {})
   const page = await suite.open(options);
   await page.goto(suite.server.url + path, { waitUntil: 'networkidle' });
   if (options.javaScriptEnabled !== false) {
-    // Hydrated once React has claimed the server-rendered markup.
-    await page.waitForFunction(() =>
-      Object.keys(document.querySelector('.purchase') ?? {}).some((key) => key.startsWith('__react')),
-    );
+    await untilHydrated(page, '.purchase');
   }
   return page;
 }

@@ -107,6 +107,18 @@ export function useBrowserSuite(
 }
 
 /**
+ * Waits until React has claimed the server-rendered element `selector` (its node carries React's
+ * keys then): a click before that is lost, and on a loaded machine hydration can come well after
+ * the network went idle.
+ */
+export async function untilHydrated(page: Page, selector: string) {
+  await page.waitForFunction(
+    (wanted) => Object.keys(document.querySelector(wanted) ?? {}).some((key) => key.startsWith('__react')),
+    selector,
+  );
+}
+
+/**
  * Signs in through the storefront's login modal, opened already by the header button or a guard:
  * the password tab, then the captcha dialog answered with `captchaAnswer`. Either language.
  */
