@@ -151,11 +151,14 @@ export const productSkus = pgTable(
     originCountry: varchar('origin_country', { length: 2 }),
     /** What the goods are, in the plain words a customs officer reads on the commercial invoice. */
     customsDescription: text('customs_description'),
+    /** At or under this stock the SKU is on the console home's attention list; null: not watched. */
+    lowStockThreshold: integer('low_stock_threshold'),
     ...timestamps,
   },
   (table) => [
     index('product_skus_product_idx').on(table.productId),
     check('product_skus_stock_non_negative', sql`${table.stock} >= 0`),
     check('product_skus_price_non_negative', sql`${table.priceMinor} >= 0`),
+    check('product_skus_low_stock_threshold_non_negative', sql`${table.lowStockThreshold} >= 0`),
   ],
 );

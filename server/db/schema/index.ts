@@ -12,3 +12,4 @@ export * from './staff';
 export * from './audit';
 export * from './after-sales';
 export * from './duties';
+export * from './inventory';
