@@ -85,8 +85,10 @@ async function generateOrders(db) {
     insert into order_status_history (order_id, from_status, to_status, pay_status, actor, note, created_at)
     select id, null, 1, 1, 'buyer', 'order.history.placed', created_at from orders where order_no like '20%'`);
   await db.execute(sql`
-    insert into payments (order_id, user_id, provider, provider_ref, charge_ref, amount_minor, currency, status, paid_at)
-    select id, user_id, 'sandbox', 'cs_bench_' || id, 'cs_bench_' || id, total_minor, 'CNY', 'succeeded', paid_at
+    insert into payments (order_id, user_id, provider, method, provider_ref, charge_ref, amount_minor, currency,
+      charged_amount_minor, charged_currency, status, paid_at)
+    select id, user_id, 'sandbox', 'sandbox', 'cs_bench_' || id, 'cs_bench_' || id, total_minor, 'CNY',
+      total_minor, 'CNY', 'succeeded', paid_at
     from orders where order_no like '20%' and paid_at is not null`);
   await db.execute(sql`analyze`);
   return Date.now() - started;

@@ -21,7 +21,16 @@ export async function payAtSandbox(ctx: AppContext, input: { orderId: number; us
   const { orderId, userId, totalMinor } = input;
   const [payment] = await ctx.db
     .insert(payments)
-    .values({ orderId, userId, provider: 'sandbox', method: 'sandbox', amountMinor: totalMinor, currency: 'CNY' })
+    .values({
+      orderId,
+      userId,
+      provider: 'sandbox',
+      method: 'sandbox',
+      amountMinor: totalMinor,
+      currency: 'CNY',
+      chargedAmountMinor: totalMinor,
+      chargedCurrency: 'CNY',
+    })
     .returning();
   if (!payment) throw new Error('payment insert returned no row');
   const session = await openSandboxSession(ctx, {

@@ -120,6 +120,8 @@ describe('payment event inbox', () => {
         providerRef: sessionId,
         amountMinor: 7_700,
         currency: 'CNY',
+        chargedAmountMinor: 7_700,
+        chargedCurrency: 'CNY',
       })
       .returning();
     const pass = await reconcilePayments(server.ctx);

@@ -83,6 +83,8 @@ async function paidOrder(options: {
     chargeRef: `ch_${orderNo}`,
     amountMinor: totalMinor,
     currency: 'CNY',
+    chargedAmountMinor: totalMinor,
+    chargedCurrency: 'CNY',
     status: 'succeeded',
     paidAt: new Date(),
   });

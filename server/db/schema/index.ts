@@ -13,3 +13,4 @@ export * from './audit';
 export * from './after-sales';
 export * from './duties';
 export * from './inventory';
+export * from './exchange-rates';

@@ -32,8 +32,15 @@ export const payments = pgTable(
     providerRef: text('provider_ref'),
     /** The captured charge at the gateway (Stripe payment intent), needed for refunds. */
     chargeRef: text('charge_ref'),
+    /** The settlement amount: the order's total in the shop's currency. */
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
+    /**
+     * What the gateway charges: the buyer's display currency at the order's frozen rate where
+     * the method takes it, else the settlement amount again (ADR 0144).
+     */
+    chargedAmountMinor: integer('charged_amount_minor').notNull(),
+    chargedCurrency: text('charged_currency').$type<Currency>().notNull(),
     status: text('status').$type<PaymentState>().notNull().default('pending'),
     refundRef: text('refund_ref'),
     lastError: text('last_error'),
@@ -166,8 +173,12 @@ export const refunds = pgTable(
     paymentId: integer('payment_id')
       .notNull()
       .references(() => payments.id, { onDelete: 'restrict' }),
+    /** In the settlement currency (what staff ask for and refund limits count). */
     amountMinor: integer('amount_minor').notNull(),
     currency: text('currency').$type<Currency>().notNull(),
+    /** What goes back at the gateway, in the currency the payment was charged in (ADR 0144). */
+    chargedAmountMinor: integer('charged_amount_minor').notNull(),
+    chargedCurrency: text('charged_currency').$type<Currency>().notNull(),
     reason: text('reason').notNull(),
     /** The after-sale case this refund pays out; null for a refund staff made on the order itself. */
     afterSaleId: integer('after_sale_id').references(() => afterSales.id, { onDelete: 'restrict' }),

@@ -111,6 +111,8 @@ export async function startPayment(
         method,
         amountMinor: order.amountMinor,
         currency: order.currency,
+        chargedAmountMinor: order.amountMinor,
+        chargedCurrency: order.currency,
       })
       .returning(),
   );

@@ -136,6 +136,8 @@ export async function refundInTransaction(
         afterSaleId: input.afterSaleId ?? null,
         amountMinor: input.amountMinor,
         currency: payment.currency,
+        chargedAmountMinor: input.amountMinor,
+        chargedCurrency: payment.currency,
         reason: input.reason,
         status: withinLimit ? 'pending' : 'awaiting_approval',
         idempotencyKey: input.idempotencyKey,
