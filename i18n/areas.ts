@@ -22,6 +22,7 @@ import { afterSaleUiMessages } from './messages/after-sales-ui';
 import { imageUploadMessages } from './messages/image-uploads';
 import { dutyMessages } from './messages/duties';
 import { adminDutyMessages } from './messages/admin-duties';
+import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -49,6 +50,7 @@ export const MESSAGE_AREAS = {
   adminCustomers: adminCustomerMessages,
   adminAfterSales: adminAfterSaleMessages,
   adminDuties: adminDutyMessages,
+  adminGroupsInventory: adminGroupsInventoryMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

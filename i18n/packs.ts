@@ -30,7 +30,16 @@ export const MESSAGE_PACKS = {
     'imageUploads',
   ],
   /** The console (app/admin); never loaded by storefront pages. */
-  admin: ['admin', 'adminConsole', 'adminStaff', 'adminOrders', 'adminCustomers', 'adminAfterSales', 'adminDuties'],
+  admin: [
+    'admin',
+    'adminConsole',
+    'adminStaff',
+    'adminOrders',
+    'adminCustomers',
+    'adminAfterSales',
+    'adminDuties',
+    'adminGroupsInventory',
+  ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
 export type MessagePack = keyof typeof MESSAGE_PACKS;

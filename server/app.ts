@@ -23,6 +23,8 @@ import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { adminAfterSaleRoutes } from './http/routes/admin-after-sales.routes';
 import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
+import { adminGroupRoutes } from './http/routes/admin-groups.routes';
+import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -161,6 +163,8 @@ export async function buildApp({
           await admin.register(adminAfterSaleRoutes);
           await admin.register(adminCustomerRoutes);
           await admin.register(adminAuditRoutes);
+          await admin.register(adminGroupRoutes);
+          await admin.register(adminInventoryRoutes);
         },
         { prefix: '/admin' },
       );

@@ -3,7 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { chinaAddress, makeShopper, placeOrderFor, prepareSku, usAddress, type Buyer } from '../support/buyers';
-import { useBrowserSuite } from '../support/browser';
+import { untilHydrated, useBrowserSuite } from '../support/browser';
 
 /**
  * The signed-in buyer's way around the account area: the header's account menu on a desktop and
@@ -148,6 +148,7 @@ describe('account navigation', () => {
     const page = await signedInPage(buyer, { viewport: PHONE });
     await page.goto(`${suite.server.url}/zh-cn/product/cate/1`);
     await page.locator('header .account-button--user').waitFor();
+    await untilHydrated(page.getByRole('button', { name: '打开菜单' }));
     await page.getByRole('button', { name: '打开菜单' }).click();
     const section = page.getByTestId('account-menu-drawer');
     await section.waitFor();
@@ -176,6 +177,7 @@ describe('account navigation', () => {
   it('offers Log in in the phone menu to a visitor', async () => {
     const page = await suite.open({ viewport: PHONE });
     await page.goto(`${suite.server.url}/en/faq`);
+    await untilHydrated(page.getByRole('button', { name: 'Open menu' }));
     await page.getByRole('button', { name: 'Open menu' }).click();
     await page.locator('dialog.drawer').getByRole('button', { name: 'Log in' }).click();
     await page.locator('dialog.modal--account[open]').waitFor();

@@ -9,7 +9,7 @@ import {
   registerUser,
   uniqueEmail,
 } from '../support/accounts';
-import { answerCaptcha, submitPasswordLogin, useBrowserSuite } from '../support/browser';
+import { answerCaptcha, submitPasswordLogin, untilHydrated, useBrowserSuite } from '../support/browser';
 import { useFakeSmtp } from '../support/mail';
 import { startTestServer, type TestServer } from '../support/test-server';
 
@@ -37,6 +37,7 @@ async function openLoginModal(page: Page) {
 
 async function logOutFromAccountPage(page: Page, locale = 'en') {
   await page.goto(`${suite.server.url}/${locale}/my/account`);
+  await untilHydrated(page.getByRole('button', { name: 'Log out', exact: true }));
   await page.getByRole('button', { name: 'Log out', exact: true }).click();
   await page.waitForURL(new RegExp(`/${locale}/?$`));
   await poll(() => page.locator('header .account-button').innerText()).toContain('Log in');

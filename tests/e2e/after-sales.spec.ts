@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { afterSales } from '../../server/db/schema';
 import { PERMISSIONS } from '../../server/domains/staff/permissions';
 import { ACCOUNT_TEST_ENV } from '../support/accounts';
-import { useBrowserSuite } from '../support/browser';
+import { untilHydrated, useBrowserSuite } from '../support/browser';
 import { germanAddress, makeBuyer, type Buyer } from '../support/buyers';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { afterSaleSku, caseRow, orderAt, RED_PIXEL_PNG, type PreparedLine } from '../api/after-sales-fixtures';
@@ -296,6 +296,7 @@ describe('after-sales in the browser', () => {
     // Every unit is in the open request: nothing left to ask for.
     expect(await page.getByTestId('order-after-sale').count()).toBe(0);
     await page.goto(`${suite.server.url}/en/my/after-sale/${caseId}`);
+    await untilHydrated(page.getByTestId('after-sale-cancel'));
     await page.getByTestId('after-sale-cancel').click();
     const dialog = page.locator('dialog.modal--confirm[open]');
     expect(await dialog.getByRole('heading').innerText()).toBe('Cancel this request?');

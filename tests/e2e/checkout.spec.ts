@@ -159,6 +159,7 @@ describe.each(['en', 'zh-cn'] as const)('checkout journey (%s)', (locale) => {
     const secondId = Number(new URL(page.url()).searchParams.get('order_id'));
     expect(secondId).not.toBe(orderId);
     await page.goto(`${suite.server.url}/${locale}/my/order/${secondId}`);
+    await untilHydrated(page.getByTestId('order-cancel'));
     await page.getByTestId('order-cancel').click();
     await page.locator('dialog.modal--confirm[open]').getByRole('button', { name: TEXT[locale].ok }).click();
     await page.locator('.toast', { hasText: TEXT[locale].canceled }).waitFor();
@@ -175,7 +176,7 @@ describe('cart', () => {
 
   async function addAsVisitor(page: Page, sku: { id: number; productId: number }, expectedCount: string) {
     await page.goto(`${suite.server.url}/en/product/${sku.productId}?sku=${sku.id}`);
-    await untilHydrated(page, '[data-testid="add-to-cart"]');
+    await untilHydrated(page.getByTestId('add-to-cart'));
     await page.getByTestId('add-to-cart').click();
     await expect.poll(() => headerCount(page)).toBe(expectedCount);
   }
@@ -270,6 +271,7 @@ describe('address dialog', () => {
     const page = await open({ viewport: { width, height } });
     await suite.context.addCookies([{ name: 'access_token', value: buyer.token, url: suite.server.url }]);
     await page.goto(`${suite.server.url}/en/my/address`);
+    await untilHydrated(page.getByTestId('address-add'));
     await page.getByTestId('address-add').click();
     const form = page.getByTestId('address-form');
     await form.waitFor();

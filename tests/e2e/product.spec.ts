@@ -43,7 +43,7 @@ async function open(path: string, options: { javaScriptEnabled?: boolean } = {})
   const page = await suite.open(options);
   await page.goto(suite.server.url + path, { waitUntil: 'networkidle' });
   if (options.javaScriptEnabled !== false) {
-    await untilHydrated(page, '.purchase');
+    await untilHydrated(page.locator('.purchase'));
   }
   return page;
 }

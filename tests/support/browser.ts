@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { CHROMIUM_PATH, launchChromium } from '../../scripts/lib/chromium.mjs';
 import { TEST_CAPTCHA } from './accounts';
@@ -107,15 +107,15 @@ export function useBrowserSuite(
 }
 
 /**
- * Waits until React has claimed the server-rendered element `selector` (its node carries React's
- * keys then): a click before that is lost, and on a loaded machine hydration can come well after
+ * Waits until React has claimed the server-rendered element (its node carries React's keys
+ * then): a click before that is lost, and on a loaded machine hydration can come well after
  * the network went idle.
  */
-export async function untilHydrated(page: Page, selector: string) {
-  await page.waitForFunction(
-    (wanted) => Object.keys(document.querySelector(wanted) ?? {}).some((key) => key.startsWith('__react')),
-    selector,
-  );
+export async function untilHydrated(target: Locator) {
+  const element = await target.elementHandle();
+  await target
+    .page()
+    .waitForFunction((node) => node !== null && Object.keys(node).some((key) => key.startsWith('__react')), element);
 }
 
 /**
