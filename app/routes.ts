@@ -54,6 +54,8 @@ export default [
       route('staff', 'admin/routes/staff.tsx'),
       route('roles', 'admin/routes/roles.tsx'),
       route('audit', 'admin/routes/audit.tsx'),
+      route('shipping', 'admin/routes/shipping.tsx'),
+      route('coupons', 'admin/routes/coupons.tsx'),
       route('profile', 'admin/routes/profile.tsx'),
       route('*', 'admin/routes/not-found.tsx', { id: 'admin-not-found' }),
     ]),

@@ -23,6 +23,7 @@ import { imageUploadMessages } from './messages/image-uploads';
 import { dutyMessages } from './messages/duties';
 import { adminDutyMessages } from './messages/admin-duties';
 import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
+import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -51,6 +52,7 @@ export const MESSAGE_AREAS = {
   adminAfterSales: adminAfterSaleMessages,
   adminDuties: adminDutyMessages,
   adminGroupsInventory: adminGroupsInventoryMessages,
+  adminShippingCoupons: adminShippingCouponMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

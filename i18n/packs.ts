@@ -39,6 +39,7 @@ export const MESSAGE_PACKS = {
     'adminAfterSales',
     'adminDuties',
     'adminGroupsInventory',
+    'adminShippingCoupons',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 

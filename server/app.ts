@@ -25,6 +25,8 @@ import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
+import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
+import { adminCouponRoutes } from './http/routes/admin-coupons.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -165,6 +167,8 @@ export async function buildApp({
           await admin.register(adminAuditRoutes);
           await admin.register(adminGroupRoutes);
           await admin.register(adminInventoryRoutes);
+          await admin.register(adminShippingRoutes);
+          await admin.register(adminCouponRoutes);
         },
         { prefix: '/admin' },
       );

@@ -22,6 +22,8 @@ const NAV: readonly NavItem[] = [
   { to: '/admin/customers', label: 'console.nav.customers', icon: 'customers', permission: 'customers:read' },
   { to: '/admin/staff', label: 'console.nav.staff', icon: 'staff', permission: 'staff:manage' },
   { to: '/admin/roles', label: 'console.nav.roles', icon: 'roles', permission: 'staff:manage' },
+  { to: '/admin/shipping', label: 'console.nav.shipping', icon: 'shipping', permission: 'settings:write' },
+  { to: '/admin/coupons', label: 'console.nav.coupons', icon: 'coupons', permission: 'settings:write' },
   { to: '/admin/audit', label: 'console.nav.audit', icon: 'audit', permission: 'audit:read' },
   { to: '/admin/profile', label: 'console.nav.profile', icon: 'profile' },
 ];

@@ -14,7 +14,14 @@ export const ANY_COUNTRY = '*';
  */
 const keptRules = keptUntilContentChanges((ctx) => ctx.db.select().from(shippingRules));
 
-function ruleOf(rules: readonly ShippingRule[], countryCode: string): ShippingRule | null {
+/** What a fee is computed from: a rule's pricing, saved or (the console's preview) a draft. */
+export type ShippingPricing = Pick<
+  ShippingRule,
+  'firstWeightGrams' | 'firstFeeMinor' | 'additionalWeightGrams' | 'additionalFeeMinor' | 'freeOverMinor'
+>;
+
+/** The rule of a country among `rules`: its own, else the rest-of-world rule (`*`), else none (free). */
+export function ruleOf<Rule extends { countryCode: string }>(rules: readonly Rule[], countryCode: string): Rule | null {
   return (
     rules.find((row) => row.countryCode === countryCode) ?? rules.find((row) => row.countryCode === ANY_COUNTRY) ?? null
   );
@@ -28,7 +35,7 @@ export async function shippingRuleFor(ctx: AppContext, countryCode: string): Pro
  * First weight + each started additional weight; free when the goods reach the rule's
  * threshold or nothing in the parcel is charged by weight. Minor units of the settlement currency.
  */
-export function shippingFee(rule: ShippingRule | null, parcel: { weightGrams: number; goodsMinor: number }): number {
+export function shippingFee(rule: ShippingPricing | null, parcel: { weightGrams: number; goodsMinor: number }): number {
   if (!rule || parcel.weightGrams <= 0) return 0;
   if (rule.freeOverMinor !== null && parcel.goodsMinor >= rule.freeOverMinor) return 0;
   const extraWeight = Math.max(0, parcel.weightGrams - rule.firstWeightGrams);
@@ -55,6 +62,11 @@ export async function shippingTerms(ctx: AppContext, countryCodes: readonly stri
     const freeOverMinor = fromMinor === 0 ? 0 : (rule?.freeOverMinor ?? null);
     return { countryCode, fromMinor, freeOverMinor };
   });
+}
+
+/** After the console replaced the rules: this process reads them afresh (the content version bump tells the others). */
+export function forgetShippingRules(): void {
+  keptRules.forget();
 }
 
 type RuleSeed = Omit<typeof shippingRules.$inferInsert, 'id' | 'updatedAt'>;

@@ -1,0 +1,378 @@
+import { useState } from 'react';
+import { useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
+import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import type { z } from 'zod';
+import type { MessageKey, Translate } from '../../../i18n';
+import type { Locale } from '../../../i18n/locales';
+import {
+  couponBody,
+  COUPON_KINDS,
+  type couponList,
+  type CouponView,
+} from '../../../server/domains/coupons/coupon-editor.schemas';
+import { describeIssue } from '../../../server/shared/issue-messages';
+import { adminApi, requireStaff } from '../lib/admin-api';
+import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
+import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
+import type { PillTone } from '../lib/tones';
+import { EmptyState, ErrorNotice, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
+import { columnClass, DataTableRows } from '../components/data-table';
+import '../styles/shipping-coupons.css';
+
+type CouponList = z.infer<typeof couponList>;
+
+export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
+  await requireStaff(request);
+  return { list: await adminApi<CouponList>('/coupons', { signal: request.signal }) };
+}
+
+export function HydrateFallback() {
+  return <SkeletonRows />;
+}
+
+type CouponState = 'active' | 'disabled' | 'expired' | 'scheduled' | 'usedUp';
+const STATE_TONES: Record<CouponState, PillTone> = {
+  active: 'success',
+  disabled: 'neutral',
+  expired: 'warning',
+  scheduled: 'info',
+  usedUp: 'warning',
+};
+
+function stateOf(coupon: CouponView, now: number): CouponState {
+  if (!coupon.active) return 'disabled';
+  if (coupon.expires_at && Date.parse(coupon.expires_at) <= now) return 'expired';
+  if (coupon.starts_at && Date.parse(coupon.starts_at) > now) return 'scheduled';
+  if (coupon.usage_limit !== null && coupon.used_count >= coupon.usage_limit) return 'usedUp';
+  return 'active';
+}
+
+function discountText(t: Translate, coupon: Pick<CouponView, 'kind' | 'value'>, currency: string, locale: Locale) {
+  return coupon.kind === 'percent'
+    ? t('console.coupons.percentOff', { value: coupon.value })
+    : t('console.coupons.amountOff', { amount: formatMoney(coupon.value, currency, locale) });
+}
+
+function validText(t: Translate, coupon: CouponView, locale: Locale) {
+  const start = coupon.starts_at ? formatDateTime(coupon.starts_at, locale) : null;
+  const end = coupon.expires_at ? formatDateTime(coupon.expires_at, locale) : null;
+  if (start && end) return t('console.coupons.between', { start, end });
+  if (start) return t('console.coupons.from', { start });
+  if (end) return t('console.coupons.until', { end });
+  return t('console.coupons.always');
+}
+
+const column = createColumnHelper<CouponView>();
+
+export default function CouponsPage() {
+  const { list } = usePageData<typeof clientLoader>();
+  const { locale } = useConsole();
+  const t = useConsoleT();
+  const revalidator = useRevalidator();
+  const currency = list.currency;
+  const [editing, setEditing] = useState<CouponView | 'new' | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const toggle = useAction(async (coupon: CouponView) => {
+    await adminApi(`/coupons/${coupon.id}/active`, { method: 'PUT', body: { active: !coupon.active } });
+    setDone(t(coupon.active ? 'console.coupons.disabled' : 'console.coupons.enabled', { code: coupon.code }));
+    await revalidator.revalidate();
+  });
+  const now = Date.now();
+  const columns = [
+    column.accessor('code', {
+      header: () => t('console.coupons.col.code'),
+      cell: (info) => <span className="mono">{info.getValue()}</span>,
+    }),
+    column.display({
+      id: 'discount',
+      header: () => t('console.coupons.col.discount'),
+      cell: (info) => discountText(t, info.row.original, currency, locale),
+    }),
+    column.accessor('min_spend_minor', {
+      header: () => t('console.coupons.col.minSpend'),
+      meta: { numeric: true },
+      cell: (info) => formatMoney(info.getValue(), currency, locale),
+    }),
+    column.display({
+      id: 'valid',
+      header: () => t('console.coupons.col.valid'),
+      cell: (info) => validText(t, info.row.original, locale),
+    }),
+    column.accessor('used_count', {
+      header: () => t('console.coupons.col.used'),
+      meta: { numeric: true },
+      cell: (info) =>
+        info.row.original.usage_limit === null
+          ? info.getValue()
+          : t('console.coupons.usedOf', { used: info.getValue(), limit: info.row.original.usage_limit }),
+    }),
+    column.accessor('buyers', { header: () => t('console.coupons.col.buyers'), meta: { numeric: true } }),
+    column.accessor('discount_given_minor', {
+      header: () => t('console.coupons.col.given'),
+      meta: { numeric: true },
+      cell: (info) => formatMoney(info.getValue(), currency, locale),
+    }),
+    column.display({
+      id: 'state',
+      header: () => t('console.coupons.col.status'),
+      cell: (info) => {
+        const state = stateOf(info.row.original, now);
+        return <Pill tone={STATE_TONES[state]}>{t(`console.coupons.status.${state}` as MessageKey)}</Pill>;
+      },
+    }),
+    column.display({
+      id: 'actions',
+      header: () => <span className="sr-only">{t('console.coupons.edit')}</span>,
+      cell: (info) => (
+        <span className="coupon-actions">
+          <button type="button" className="button button--small" onClick={() => setEditing(info.row.original)}>
+            {t('console.coupons.edit')}
+          </button>
+          <button
+            type="button"
+            className="button button--small button--ghost"
+            disabled={toggle.busy}
+            onClick={() => void toggle.act(info.row.original)}
+          >
+            {t(info.row.original.active ? 'console.coupons.disable' : 'console.coupons.enable')}
+          </button>
+        </span>
+      ),
+    }),
+  ];
+  const table = useReactTable({ data: list.records, columns, getCoreRowModel: getCoreRowModel() });
+  return (
+    <>
+      <PageHeader
+        title={t('console.coupons.title')}
+        actions={
+          <button type="button" className="button button--primary" onClick={() => setEditing('new')}>
+            {t('console.coupons.new')}
+          </button>
+        }
+      >
+        <p className="muted">{t('console.coupons.intro')}</p>
+      </PageHeader>
+      {done ? <Notice>{done}</Notice> : null}
+      <ErrorNotice error={toggle.error} />
+      {editing ? (
+        <CouponEditor
+          key={editing === 'new' ? 'new' : editing.id}
+          coupon={editing === 'new' ? null : editing}
+          currency={currency}
+          onClose={() => setEditing(null)}
+          onSaved={async (code) => {
+            setEditing(null);
+            setDone(t('console.coupons.saved', { code }));
+            await revalidator.revalidate();
+          }}
+        />
+      ) : null}
+      <div className="table-wrap">
+        {list.records.length === 0 ? (
+          <EmptyState title={t('console.coupons.empty')} />
+        ) : (
+          <table className="data-table">
+            <caption className="sr-only">{t('console.coupons.title')}</caption>
+            <thead>
+              {table.getHeaderGroups().map((group) => (
+                <tr key={group.id}>
+                  {group.headers.map((header) => (
+                    <th key={header.id} scope="col" className={columnClass(header.column)}>
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                    </th>
+                  ))}
+                </tr>
+              ))}
+            </thead>
+            <DataTableRows table={table} />
+          </table>
+        )}
+      </div>
+    </>
+  );
+}
+
+/** `2026-11-27T10:00` in the member's time zone for a datetime-local input, and back. */
+function localInputOf(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+function isoOf(local: string): string | null {
+  return local ? new Date(local).toISOString() : null;
+}
+
+function CouponEditor({
+  coupon,
+  currency,
+  onClose,
+  onSaved,
+}: {
+  coupon: CouponView | null;
+  currency: string;
+  onClose: () => void;
+  onSaved: (code: string) => Promise<void>;
+}) {
+  const { locale } = useConsole();
+  const t = useConsoleT();
+  const [code, setCode] = useState(coupon?.code ?? '');
+  const [kind, setKind] = useState<CouponView['kind']>(coupon?.kind ?? 'percent');
+  const [value, setValue] = useState(
+    coupon ? (coupon.kind === 'fixed' ? minorToMajorText(coupon.value, currency) : String(coupon.value)) : '',
+  );
+  const [minSpend, setMinSpend] = useState(coupon ? minorToMajorText(coupon.min_spend_minor, currency) : '0');
+  const [startsAt, setStartsAt] = useState(localInputOf(coupon?.starts_at ?? null));
+  const [expiresAt, setExpiresAt] = useState(localInputOf(coupon?.expires_at ?? null));
+  const [usageLimit, setUsageLimit] = useState(coupon?.usage_limit?.toString() ?? '');
+  const [active, setActive] = useState(coupon?.active ?? true);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const locked = coupon?.locked ?? false;
+  const save = useAction(async (body: z.output<typeof couponBody>) => {
+    if (coupon) await adminApi(`/coupons/${coupon.id}`, { method: 'PUT', body });
+    else await adminApi('/coupons', { body });
+    await onSaved(body.code);
+  });
+
+  const submit = () => {
+    const valueNumber = kind === 'fixed' ? majorToMinor(value, currency) : Number(value.trim() || Number.NaN);
+    const minSpendMinor = majorToMinor(minSpend, currency);
+    if (valueNumber === null || Number.isNaN(valueNumber) || minSpendMinor === null) {
+      setInvalid(t('console.shipping.badAmount'));
+      return;
+    }
+    const parsed = couponBody.safeParse({
+      code,
+      kind,
+      value: valueNumber,
+      min_spend_minor: minSpendMinor,
+      starts_at: isoOf(startsAt),
+      expires_at: isoOf(expiresAt),
+      usage_limit: usageLimit.trim() === '' ? null : Number(usageLimit),
+      active,
+    });
+    if (!parsed.success) {
+      setInvalid(describeIssue(locale, parsed.error.issues[0]!, 'body'));
+      return;
+    }
+    setInvalid(null);
+    void save.act(parsed.data);
+  };
+
+  return (
+    <section className="panel" aria-labelledby="coupon-editor-title">
+      <div className="panel__head">
+        <h2 id="coupon-editor-title">
+          {coupon ? t('console.coupons.editTitle', { code: coupon.code }) : t('console.coupons.new')}
+        </h2>
+        <button type="button" className="button button--ghost" onClick={onClose}>
+          {t('console.action.close')}
+        </button>
+      </div>
+      <form
+        className="stack"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        {locked ? <p className="coupon-locked">{t('console.coupons.locked')}</p> : null}
+        <div className="form-row">
+          <div className="field">
+            <label htmlFor="coupon-code">{t('console.coupons.code')}</label>
+            <input
+              id="coupon-code"
+              className="mono"
+              autoCapitalize="characters"
+              value={code}
+              readOnly={locked}
+              onChange={(event) => setCode(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="coupon-kind">{t('console.coupons.kind')}</label>
+            <select
+              id="coupon-kind"
+              value={kind}
+              disabled={locked}
+              onChange={(event) => setKind(event.target.value as CouponView['kind'])}
+            >
+              {COUPON_KINDS.map((option) => (
+                <option key={option} value={option}>
+                  {t(`console.coupons.kind.${option}`)}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="coupon-value">
+              {kind === 'percent' ? t('console.coupons.percent') : t('console.coupons.amount', { currency })}
+            </label>
+            <input
+              id="coupon-value"
+              inputMode="decimal"
+              value={value}
+              readOnly={locked}
+              onChange={(event) => setValue(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="coupon-min-spend">{t('console.coupons.minSpend', { currency })}</label>
+            <input
+              id="coupon-min-spend"
+              inputMode="decimal"
+              value={minSpend}
+              onChange={(event) => setMinSpend(event.target.value)}
+            />
+          </div>
+        </div>
+        <div className="form-row">
+          <div className="field">
+            <label htmlFor="coupon-starts">{t('console.coupons.startsAt')}</label>
+            <input
+              id="coupon-starts"
+              type="datetime-local"
+              value={startsAt}
+              onChange={(event) => setStartsAt(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="coupon-expires">{t('console.coupons.expiresAt')}</label>
+            <input
+              id="coupon-expires"
+              type="datetime-local"
+              value={expiresAt}
+              onChange={(event) => setExpiresAt(event.target.value)}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="coupon-limit">{t('console.coupons.usageLimit')}</label>
+            <input
+              id="coupon-limit"
+              inputMode="numeric"
+              value={usageLimit}
+              placeholder={t('console.coupons.usageLimitHint')}
+              onChange={(event) => setUsageLimit(event.target.value)}
+            />
+          </div>
+        </div>
+        <label className="check">
+          <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} />
+          <span>{t('console.coupons.active')}</span>
+        </label>
+        {invalid ? (
+          <p className="field__error" role="alert">
+            {invalid}
+          </p>
+        ) : null}
+        <ErrorNotice error={save.error} />
+        <div className="button-row">
+          <button type="submit" className="button button--primary" disabled={save.busy}>
+            {t('console.coupons.save')}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
