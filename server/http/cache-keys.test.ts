@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import routes from '../../app/routes';
-import { isSharedPage, pageKey, stockPageProductId } from './cache-keys';
+import { isSharedPage, pageKey, pageScopeOf, stockPageProductId } from './cache-keys';
 
 interface RouteEntry {
   path?: string;
@@ -79,6 +79,49 @@ describe('stockPageProductId', () => {
         '/en/product/12/reviews',
         '/en/product/x1',
       ].map(stockPageProductId),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+});
+
+describe('pageScopeOf', () => {
+  it('names the part of the catalogue each address shows', () => {
+    expect(
+      [
+        '/en/product/12',
+        '/v1/good/12',
+        '/zh-cn/product/cate/7',
+        '/en/product/cate/7.data?sort=price_asc',
+        '/v1/goodGroup/7',
+        '/v1/good/list?page=2&group_id=7&sort=newest',
+        '/v1/good/list?page_size=3',
+        '/v1/good/list',
+        '/en/search?keyword=tea',
+        '/v1/good/GetldList',
+        '/en',
+        '/zh-cn/',
+        '/en.data',
+        '/en/_.data',
+        '/v1/goodGroup/list/1',
+      ].map(pageScopeOf),
+    ).toEqual([
+      'product:12',
+      'product:12',
+      'group:7',
+      'group:7',
+      'group:7',
+      'group:7',
+      'listings',
+      'listings',
+      'listings',
+      'listings',
+      'home',
+      'home',
+      'home',
+      'home',
+      'home',
+    ]);
+    expect(
+      ['/en/faq', '/en/our-story', '/v1/goodGroup/list/2', '/v1/siteManage', '/admin', '/en/cart'].map(pageScopeOf),
     ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });

@@ -5,6 +5,7 @@ import { productListQuery } from '../domains/catalog/catalog.schemas';
 import { presentsCredentials } from './auth';
 import { headersLocale, rawRequestCookies } from './request-context';
 import { pathWithoutQuery } from '../shared/url-path';
+import type { PageScope } from '../shared/content-version';
 
 /**
  * How the response cache names what it stores. A key is made from the raw request only
@@ -126,6 +127,36 @@ const STOCK_PAGE = /^\/(?:[a-z-]+\/product|v1\/good)\/(\d{1,9})(?:(?:\/_)?\.data
 export function stockPageProductId(url: string): number | undefined {
   const match = STOCK_PAGE.exec(url);
   return match?.[1] === undefined ? undefined : Number(match[1]);
+}
+
+const GROUP_PAGE = /^\/(?:[a-z-]+\/product\/cate|v1\/goodGroup)\/(\d{1,9})(?:(?:\/_)?\.data)?(?:\?|$)/;
+const HOME_PAGE = /^\/([a-z-]+)\/?(?:(?:\/_)?\.data)?(?:\?|$)/;
+const HOME_SECTIONS = /^\/v1\/goodGroup\/list\/1(?:\?|$)/;
+const LISTINGS = /^\/(?:[a-z-]+\/search(?:(?:\/_)?\.data)?|v1\/good\/GetldList)(?:\?|$)/;
+const PRODUCT_LIST = /^\/v1\/good\/list(?:\?|$)/;
+const GROUP_FILTER = /[?&]group_id=(\d{1,9})(?:&|$)/;
+
+/**
+ * What part of the catalogue an address shows (shared/content-version.ts PageScope), so a
+ * catalogue edit retires its cached copies and nothing else: a product page and
+ * `GET /v1/good/:id`; a category page, `GET /v1/goodGroup/:id` and the product list filtered
+ * by a group; the home and its sections (`list/1`); search, the unfiltered product list and
+ * the id list. Undefined for the rest (content pages, the category tree), which only the
+ * content version retires.
+ */
+export function pageScopeOf(url: string): PageScope | undefined {
+  const productId = stockPageProductId(url);
+  if (productId !== undefined) return `product:${productId}`;
+  const group = GROUP_PAGE.exec(url);
+  if (group?.[1] !== undefined) return `group:${Number(group[1])}`;
+  if (PRODUCT_LIST.test(url)) {
+    const filter = GROUP_FILTER.exec(url);
+    return filter?.[1] === undefined ? 'listings' : `group:${Number(filter[1])}`;
+  }
+  if (LISTINGS.test(url)) return 'listings';
+  if (HOME_SECTIONS.test(url)) return 'home';
+  const home = HOME_PAGE.exec(url);
+  return home?.[1] !== undefined && isLocale(home[1]) ? 'home' : undefined;
 }
 
 /** The key of a page everyone may share, or undefined when this request's page must not be cached. */

@@ -3,12 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import {
   currentContentVersion,
-  currentStockPageVersion,
+  currentScopedPageVersion,
   peekContentVersion,
-  peekStockPageVersion,
+  peekScopedPageVersion,
 } from '../shared/content-version';
 import { bodyFor, chooseEncoding, encodingFor, PageCache, type CachedPage, type Encoding } from './page-cache';
-import { apiKey, hasQuery, pageKey, pathLocaleOf, queryParamsOf, stockPageProductId } from './cache-keys';
+import { apiKey, hasQuery, pageKey, pageScopeOf, pathLocaleOf, queryParamsOf } from './cache-keys';
 import { CSRF_COOKIE } from './csrf';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawRequestCookies, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
@@ -112,16 +112,14 @@ export function registerResponseCache(
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
   const hitTally = tallyHits(app, appContext.log);
 
-  /** The version a cached copy of this address carries: the content version, and a product's stock version on its pages. */
+  /** The version a cached copy of this address carries: the content version, and its scope's on catalogue pages. */
   const versionOf = (url: string): Promise<string> => {
-    const productId = stockPageProductId(url);
-    return productId === undefined ? currentContentVersion(appContext) : currentStockPageVersion(appContext, productId);
+    const scope = pageScopeOf(url);
+    return scope === undefined ? currentContentVersion(appContext) : currentScopedPageVersion(appContext, scope);
   };
   const peekVersionOf = (url: string, now: number): string | undefined => {
-    const productId = stockPageProductId(url);
-    return productId === undefined
-      ? peekContentVersion(appContext, now)
-      : peekStockPageVersion(appContext, productId, now);
+    const scope = pageScopeOf(url);
+    return scope === undefined ? peekContentVersion(appContext, now) : peekScopedPageVersion(appContext, scope, now);
   };
 
   const keyFor = async (request: FastifyRequest): Promise<string | undefined> => {

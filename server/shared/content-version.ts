@@ -1,11 +1,11 @@
 import type { AppContext } from '../context';
 
 const KEY = 'storefront:content-version';
-const STOCK_KEY_PREFIX = 'storefront:stock-version:';
+const SCOPE_KEY_PREFIX = 'storefront:page-version:';
 const LOCAL_CHECK_MS = 1_000;
 const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
-/** Products whose stock version this process remembers; past it the memory starts over. */
-const MAX_REMEMBERED_PRODUCTS = 50_000;
+/** Page scopes whose version this process remembers; past it the memory starts over. */
+const MAX_REMEMBERED_SCOPES = 50_000;
 
 interface Remembered {
   value: string;
@@ -13,7 +13,16 @@ interface Remembered {
 }
 
 let local: (Remembered & { store: unknown }) | null = null;
-let stockLocal: { store: unknown; products: Map<number, Remembered> } = { store: null, products: new Map() };
+let scopeLocal: { store: unknown; scopes: Map<PageScope, Remembered> } = { store: null, scopes: new Map() };
+
+/**
+ * What part of the catalogue a cached page or API answer shows, beyond what every page shows
+ * (server/http/cache-keys.ts pageScopeOf says which address has which): one product's page,
+ * one group's listing, the home, or the listings that may show any product (search, the
+ * unfiltered product list). Each has its own version next to the content version, so a
+ * change retires the pages that show it and no other (retireCatalogPages).
+ */
+export type PageScope = `product:${number}` | `group:${number}` | 'home' | 'listings';
 
 /**
  * A number that changes whenever something shown on anonymous pages changes (a product,
@@ -38,34 +47,45 @@ export async function bumpContentVersion(ctx: AppContext): Promise<void> {
   local = null;
 }
 
-function rememberedStock(ctx: AppContext): Map<number, Remembered> {
-  if (stockLocal.store !== ctx.kv || stockLocal.products.size > MAX_REMEMBERED_PRODUCTS)
-    stockLocal = { store: ctx.kv, products: new Map() };
-  return stockLocal.products;
+function rememberedScopes(ctx: AppContext): Map<PageScope, Remembered> {
+  if (scopeLocal.store !== ctx.kv || scopeLocal.scopes.size > MAX_REMEMBERED_SCOPES)
+    scopeLocal = { store: ctx.kv, scopes: new Map() };
+  return scopeLocal.scopes;
 }
 
 /**
- * The version of the pages that show one product's stock and Sold count (its product page
- * and `GET /v1/good/:id`): the content version plus a number per product that orders and
- * payments change. A sale retires the pages of what it sold, not the whole cache.
+ * The version of the pages of one scope: the content version plus the scope's own number,
+ * which orders, payments and catalogue edits move. A sale retires the pages of what it sold,
+ * an edit the pages of what it changed, not the whole cache.
  */
-export async function currentStockPageVersion(ctx: AppContext, productId: number): Promise<string> {
+export async function currentScopedPageVersion(ctx: AppContext, scope: PageScope): Promise<string> {
   const content = await currentContentVersion(ctx);
-  const products = rememberedStock(ctx);
-  let stock = products.get(productId);
-  if (!stock || Date.now() - stock.checkedAt >= LOCAL_CHECK_MS) {
-    stock = { value: (await ctx.kv.get(STOCK_KEY_PREFIX + productId)) ?? '0', checkedAt: Date.now() };
-    products.set(productId, stock);
+  const scopes = rememberedScopes(ctx);
+  let own = scopes.get(scope);
+  if (!own || Date.now() - own.checkedAt >= LOCAL_CHECK_MS) {
+    own = { value: (await ctx.kv.get(SCOPE_KEY_PREFIX + scope)) ?? '0', checkedAt: Date.now() };
+    scopes.set(scope, own);
   }
-  return `${content}.${stock.value}`;
+  return `${content}.${own.value}`;
 }
 
-/** `currentStockPageVersion` as this process read it less than a second ago, without waiting; else undefined. */
-export function peekStockPageVersion(ctx: AppContext, productId: number, now = Date.now()): string | undefined {
+/** `currentScopedPageVersion` as this process read it less than a second ago, without waiting; else undefined. */
+export function peekScopedPageVersion(ctx: AppContext, scope: PageScope, now = Date.now()): string | undefined {
   const content = peekContentVersion(ctx, now);
-  const stock = stockLocal.store === ctx.kv ? stockLocal.products.get(productId) : undefined;
-  if (content === undefined || !stock || now - stock.checkedAt >= LOCAL_CHECK_MS) return undefined;
-  return `${content}.${stock.value}`;
+  const own = scopeLocal.store === ctx.kv ? scopeLocal.scopes.get(scope) : undefined;
+  if (content === undefined || !own || now - own.checkedAt >= LOCAL_CHECK_MS) return undefined;
+  return `${content}.${own.value}`;
+}
+
+/** Moves the version of each scope: their cached pages are retired on every server copy. */
+export async function retirePageScopes(ctx: AppContext, scopes: Iterable<PageScope>): Promise<void> {
+  const remembered = rememberedScopes(ctx);
+  await Promise.all(
+    [...new Set(scopes)].map(async (scope) => {
+      await ctx.kv.increment(SCOPE_KEY_PREFIX + scope, VERSION_TTL_SECONDS);
+      remembered.delete(scope);
+    }),
+  );
 }
 
 /**
@@ -79,12 +99,9 @@ export async function retireStockPages(
   change: { productIds: readonly number[]; listingsToo: boolean },
 ): Promise<void> {
   if (change.listingsToo) await bumpContentVersion(ctx);
-  const products = rememberedStock(ctx);
-  await Promise.all(
-    [...new Set(change.productIds)].map(async (productId) => {
-      await ctx.kv.increment(STOCK_KEY_PREFIX + productId, VERSION_TTL_SECONDS);
-      products.delete(productId);
-    }),
+  await retirePageScopes(
+    ctx,
+    change.productIds.map((productId) => `product:${productId}` as const),
   );
 }
 
