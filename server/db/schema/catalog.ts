@@ -50,7 +50,18 @@ export const products = pgTable(
     soldCount: integer('sold_count').notNull().default(0),
     /** Shipping weight in grams, used by the shipping-fee rules. */
     weightGrams: integer('weight_grams').notNull().default(500),
+    /**
+     * The editor's status (ADR 0160): a draft was never shown, published is on sale, archived is
+     * off the shop for good (orders that hold it keep working). `listed` is true exactly when
+     * published: the storefront, the cart and checkout read only that flag.
+     */
+    status: text('status', { enum: ['draft', 'published', 'archived'] })
+      .notNull()
+      .default('published'),
     listed: boolean('listed').notNull().default(true),
+    /** Search-engine title and description; empty for a language falls back to the name and description. */
+    seoTitle: localizedText('seo_title'),
+    seoDescription: localizedText('seo_description'),
     /** Sold as final: no return or exchange without a fault (a refund for damage or a wrong item is still possible). */
     finalSale: boolean('final_sale').notNull().default(false),
     /** Lower-cased names and descriptions in both languages, for keyword search (trigram-indexed). */
@@ -62,6 +73,7 @@ export const products = pgTable(
   (table) => [
     index('products_listed_created_idx').on(table.listed, table.createdAt),
     index('products_search_trgm_idx').using('gin', sql`${table.searchText} gin_trgm_ops`),
+    check('products_listed_when_published', sql`${table.listed} = (${table.status} = 'published')`),
   ],
 );
 
