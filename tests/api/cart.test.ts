@@ -75,7 +75,7 @@ describe('cart of a signed-in buyer', () => {
     const { productSkus } = await import('../../server/db/schema');
     await server.ctx.db.update(productSkus).set({ stock: 0 }).where(eq(productSkus.id, soon.id));
     await server.ctx.db.update(productSkus).set({ stock: 2 }).where(eq(productSkus.id, fewer.id));
-    await server.ctx.db.update(products).set({ listed: false }).where(eq(products.id, gone.productId));
+    await server.ctx.db.update(products).set({ listed: false, status: 'draft' }).where(eq(products.id, gone.productId));
     try {
       const cart = (await other.call('/v1/cart')).body.data;
       const bySku = Object.fromEntries(cart.lines.map((line: { sku_id: number }) => [line.sku_id, line]));
@@ -85,7 +85,7 @@ describe('cart of a signed-in buyer', () => {
       expect(cart.has_problems).toBe(true);
       expect(cart.goods_amount_minor).toBe(0);
     } finally {
-      await server.ctx.db.update(products).set({ listed: true }).where(eq(products.id, gone.productId));
+      await server.ctx.db.update(products).set({ listed: true, status: 'published' }).where(eq(products.id, gone.productId));
     }
   });
 });

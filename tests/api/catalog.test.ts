@@ -178,7 +178,7 @@ describe('GET /v1/good/{id}', () => {
 
   it('hides unlisted products', async () => {
     const id = (await server.request('/v1/good/list?page_size=1', en)).body.data.records[0].id;
-    await server.ctx.db.update(products).set({ listed: false }).where(eq(products.id, id));
+    await server.ctx.db.update(products).set({ listed: false, status: 'draft' }).where(eq(products.id, id));
     await bumpContentVersion(server.ctx);
     try {
       const response = await server.request(`/v1/good/${id}`, en);
@@ -187,7 +187,7 @@ describe('GET /v1/good/{id}', () => {
       const ids = (await server.request('/v1/good/GetldList')).body.data.map((row: any) => row.id);
       expect(ids).not.toContain(id);
     } finally {
-      await server.ctx.db.update(products).set({ listed: true }).where(eq(products.id, id));
+      await server.ctx.db.update(products).set({ listed: true, status: 'published' }).where(eq(products.id, id));
       await bumpContentVersion(server.ctx);
     }
   });
