@@ -26,6 +26,12 @@ export const users = pgTable(
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     /** Personal data was erased on request; the row stays, anonymised, for the orders that point at it. */
     erasedAt: timestamp('erased_at', { withTimezone: true }),
+    /**
+     * Moves whenever anything the buyer's account pages show changes (their orders, payments,
+     * refunds, after-sale cases, addresses, this row): triggers keep it, whoever writes
+     * (migration 0016, ADR 0095). A kept copy of an account page is good while it has not moved.
+     */
+    pagesVersion: integer('pages_version').notNull().default(0),
     ...timestamps,
   },
   (table) => [
