@@ -4,6 +4,7 @@ import type { ActingContext, AppContext, TransactionContext } from '../../contex
 import { onlyRow } from '../../db/rows';
 import { recordAudit } from '../audit/audit.service';
 import { bumpContentVersion } from '../../shared/content-version';
+import { retireCatalogPages } from './catalog-pages';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import type { GroupRow } from './groups.service';
 import {
@@ -36,15 +37,16 @@ class GroupConflictError extends AppError {
 const SORT_STEP = 10;
 
 /**
- * Retires the cached pages a group change affects. Until the shared retirement function of
- * the product editor lands (issue 15), the whole content version moves.
+ * Retires the cached pages a group change affects: the group's listing (and the categories
+ * above it), the home when it is a home section, the pages of products whose category
+ * changed; the navigation, which every page shows, only when the tree changed.
  */
 async function retireGroupPages(
   ctx: AppContext,
-  // The parts each change touches, for the narrower retirement to come.
-  _change: { groupIds: readonly number[]; home: boolean; navigation: boolean },
+  change: { groupIds: readonly number[]; productIds?: readonly number[]; navigation: boolean },
 ): Promise<void> {
-  await bumpContentVersion(ctx);
+  if (change.navigation) await bumpContentVersion(ctx);
+  else await retireCatalogPages(ctx, { groupIds: change.groupIds, productIds: change.productIds });
 }
 
 async function productCounts(ctx: AppContext): Promise<Map<number, number>> {
@@ -201,7 +203,6 @@ export async function createGroup(ctx: ActingContext, input: CreateGroupBody): P
   });
   await retireGroupPages(ctx, {
     groupIds: [created.id],
-    home: created.kind === 'collection',
     navigation: created.kind === 'category' && created.visible,
   });
   return viewOf(created, 0);
@@ -228,11 +229,7 @@ export async function updateGroup(ctx: ActingContext, id: number, input: UpdateG
     return { before: group, after: updated };
   });
   const renamedOrShown = before.visible !== after.visible || JSON.stringify(before.name) !== JSON.stringify(after.name);
-  await retireGroupPages(ctx, {
-    groupIds: [id],
-    home: after.kind === 'collection',
-    navigation: after.kind === 'category' && renamedOrShown,
-  });
+  await retireGroupPages(ctx, { groupIds: [id], navigation: after.kind === 'category' && renamedOrShown });
   return viewWithCount(ctx, after);
 }
 
@@ -262,11 +259,7 @@ export async function moveGroup(ctx: ActingContext, id: number, input: MoveGroup
     });
     return group;
   });
-  await retireGroupPages(ctx, {
-    groupIds: [id],
-    home: moved.kind === 'collection',
-    navigation: moved.kind === 'category',
-  });
+  await retireGroupPages(ctx, { groupIds: [id], navigation: moved.kind === 'category' });
   return listEditableGroups(ctx);
 }
 
@@ -298,11 +291,9 @@ export async function deleteGroup(ctx: ActingContext, id: number): Promise<{ pro
     });
     return { group, members: memberRows.length };
   });
-  await retireGroupPages(ctx, {
-    groupIds: [id],
-    home: group.kind === 'collection',
-    navigation: group.kind === 'category',
-  });
+  // A deleted home section is no longer there to say it was one: the home is named.
+  if (group.kind === 'collection') await retireCatalogPages(ctx, { groupIds: [id], home: true });
+  else await retireGroupPages(ctx, { groupIds: [id], navigation: true });
   return { products_unassigned: members };
 }
 
