@@ -329,7 +329,7 @@ export async function groupProductsOf(ctx: AppContext, id: number): Promise<Grou
  * category: putting it in this category takes it out of the one it was in.
  */
 export async function setGroupProducts(ctx: ActingContext, id: number, productIds: readonly number[]) {
-  const { group, movedFrom } = await ctx.db.transaction(async (tx) => {
+  const { group, movedFrom, changedProducts } = await ctx.db.transaction(async (tx) => {
     const t = { ...ctx, db: tx };
     const { group } = await lockGroup(t, id);
     const known = productIds.length
@@ -373,9 +373,19 @@ export async function setGroupProducts(ctx: ActingContext, id: number, productId
       before: { product_ids: before.map((row) => row.productId) },
       after: { product_ids: [...productIds], ...(movedFrom.length ? { taken_from_groups: movedFrom } : {}) },
     });
-    return { group, movedFrom };
+    const was = new Set(before.map((row) => row.productId));
+    const changedProducts = [
+      ...productIds.filter((productId) => !was.has(productId)),
+      ...[...was].filter((productId) => !productIds.includes(productId)),
+    ];
+    return { group, movedFrom, changedProducts };
   });
-  await retireGroupPages(ctx, { groupIds: [id, ...movedFrom], home: group.kind === 'collection', navigation: false });
+  await retireGroupPages(ctx, {
+    groupIds: [id, ...movedFrom],
+    // A product page names its category: those that joined or left this one show it.
+    productIds: group.kind === 'category' ? changedProducts : [],
+    navigation: false,
+  });
   return groupProductsOf(ctx, id);
 }
 
