@@ -22,6 +22,7 @@ import { afterSaleUiMessages } from './messages/after-sales-ui';
 import { imageUploadMessages } from './messages/image-uploads';
 import { dutyMessages } from './messages/duties';
 import { adminDutyMessages } from './messages/admin-duties';
+import { adminMediaMessages } from './messages/admin-media';
 import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
 import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
 
@@ -51,6 +52,7 @@ export const MESSAGE_AREAS = {
   adminCustomers: adminCustomerMessages,
   adminAfterSales: adminAfterSaleMessages,
   adminDuties: adminDutyMessages,
+  adminMedia: adminMediaMessages,
   adminGroupsInventory: adminGroupsInventoryMessages,
   adminShippingCoupons: adminShippingCouponMessages,
 } as const;

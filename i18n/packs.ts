@@ -38,6 +38,7 @@ export const MESSAGE_PACKS = {
     'adminCustomers',
     'adminAfterSales',
     'adminDuties',
+    'adminMedia',
     'adminGroupsInventory',
     'adminShippingCoupons',
   ],

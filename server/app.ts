@@ -23,6 +23,7 @@ import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { adminAfterSaleRoutes } from './http/routes/admin-after-sales.routes';
 import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
+import { adminMediaRoutes } from './http/routes/admin-media.routes';
 import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
 import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
@@ -165,6 +166,7 @@ export async function buildApp({
           await admin.register(adminAfterSaleRoutes);
           await admin.register(adminCustomerRoutes);
           await admin.register(adminAuditRoutes);
+          await admin.register(adminMediaRoutes);
           await admin.register(adminGroupRoutes);
           await admin.register(adminInventoryRoutes);
           await admin.register(adminShippingRoutes);
@@ -184,9 +186,9 @@ export async function buildApp({
     throw new NotFoundError('error.routeNotFound', { path: pathWithoutQuery(request.url) });
   });
 
-  await app.register(imageRoutes, { dataDir: env.dataDir });
+  await app.register(imageRoutes);
   if (sandboxPaymentsOn(env)) await app.register(sandboxGatewayRoutes, { env });
-  await app.register(imageRoutes, { dataDir: env.dataDir, folder: 'uploads' });
+  await app.register(imageRoutes, { folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);
   if (storefront?.clientDir) {

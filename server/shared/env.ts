@@ -53,6 +53,29 @@ const envSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Largest image the console accepts (POST /v1/admin/media/images and /site-images). */
+  MEDIA_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(20 * 1024 * 1024),
+  /**
+   * Blob store (docs/decisions/0150-blob-store-and-s3.md): with S3_BUCKET set, images and uploads
+   * live in that S3-compatible bucket (shared by every copy); unset, in folders under DATA_DIR.
+   */
+  S3_BUCKET: z.string().min(1).optional(),
+  /** Unset: AWS itself; set for any other S3-compatible service (MinIO, R2, OSS, a local server in tests). */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Unset: the AWS SDK's own chain (instance role, AWS_* variables, ~/.aws). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z
+    .string()
+    .optional()
+    .transform((value) => value === 'true' || value === '1'),
+  /** Prepended to every object key (e.g. `shop/`), so one bucket can hold several shops. */
+  S3_PREFIX: z.string().default(''),
   /**
    * Slow clients (docs/decisions/0074-slow-clients-and-load-shedding.md): how long one may take
    * to send its request headers, its whole request (body included), how long an idle keep-alive

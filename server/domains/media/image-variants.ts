@@ -1,36 +1,24 @@
 import { createHash } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import sharp from 'sharp';
+import type { BlobStore } from './blob-store';
 
-/** Widths the storefront asks for; anything else is rounded up to the next, so the cache stays bounded. */
+/** Widths the storefront asks for; anything else is rounded up to the next, so the variants stay bounded. */
 export const IMAGE_WIDTHS = [64, 160, 320, 480, 640, 800, 1200, 1600] as const;
 export const IMAGE_QUALITIES = [50, 75] as const;
 
 export interface VariantRequest {
-  /** Path below the images root, e.g. 'demo/linen-shirt-1.webp'. */
-  relativePath: string;
   width?: number;
   quality?: number;
   format?: 'webp' | 'original';
 }
 
-export interface ImageFile {
-  file: string;
+export interface ImageAnswer {
+  body: Readable;
   contentType: string;
   etag: string;
   size: number;
 }
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.webp': 'image/webp',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.gif': 'image/gif',
-  '.svg': 'image/svg+xml',
-  '.avif': 'image/avif',
-};
 
 function snapWidth(width: number): number {
   return IMAGE_WIDTHS.find((candidate) => candidate >= width) ?? Math.max(...IMAGE_WIDTHS);
@@ -40,66 +28,51 @@ function snapQuality(quality: number): number {
   return IMAGE_QUALITIES.find((candidate) => candidate >= quality) ?? Math.max(...IMAGE_QUALITIES);
 }
 
-/** Null for paths that leave the images root or name no file: the caller answers 404. */
-async function resolveOriginal(
-  imagesRoot: string,
-  relativePath: string,
-): Promise<{ file: string; mtimeMs: number; size: number } | null> {
-  const file = path.resolve(imagesRoot, relativePath);
-  if (!file.startsWith(path.resolve(imagesRoot) + path.sep)) return null;
-  try {
-    const stat = await fs.stat(file);
-    return stat.isFile() ? { file, mtimeMs: stat.mtimeMs, size: stat.size } : null;
-  } catch {
-    return null;
-  }
+/** The key of a variant: the original's key and etag decide it, so a changed original gets new variants. */
+export function variantKey(originalKey: string, originalEtag: string, width: number | undefined, quality: number) {
+  const digest = createHash('sha1').update(`${originalKey}|${originalEtag}`).digest('hex');
+  return `variants/${digest.slice(0, 2)}/${digest}-w${width ?? 'full'}-q${quality}.webp`;
 }
 
 const inFlight = new Map<string, Promise<void>>();
 
 /**
- * The original file, or a resized webp of it made once with sharp and kept under
- * `cacheRoot`. Concurrent requests for the same new variant share one conversion.
+ * The original image, or a resized webp of it. A variant is made once with sharp and put in
+ * the blob store, where every copy of the shop finds it; concurrent requests in one copy
+ * share one conversion (two copies racing both write the same bytes to the same key).
  */
 export async function imageVariant(
-  imagesRoot: string,
-  cacheRoot: string,
+  store: BlobStore,
+  originalKey: string,
   request: VariantRequest,
-): Promise<ImageFile | null> {
-  const original = await resolveOriginal(imagesRoot, request.relativePath);
-  if (!original) return null;
-  const extension = path.extname(original.file).toLowerCase();
-  const contentType = CONTENT_TYPES[extension];
-  if (!contentType) return null;
+): Promise<ImageAnswer | null> {
+  const original = await store.head(originalKey);
+  if (!original || !original.contentType.startsWith('image/')) return null;
   const wantsVariant = request.format === 'webp' || request.width !== undefined || request.quality !== undefined;
-  if (!wantsVariant || extension === '.svg' || extension === '.gif') {
-    return {
-      file: original.file,
-      contentType,
-      etag: `"${original.size.toString(36)}-${Math.round(original.mtimeMs).toString(36)}"`,
-      size: original.size,
-    };
+  const resizable = original.contentType !== 'image/svg+xml' && original.contentType !== 'image/gif';
+  if (!wantsVariant || !resizable) {
+    const blob = await store.stream(originalKey);
+    return blob && { body: blob.body, contentType: blob.contentType, etag: `"${blob.etag}"`, size: blob.size };
   }
   const width = request.width ? snapWidth(request.width) : undefined;
   const quality = snapQuality(request.quality ?? 75);
-  const key = createHash('sha1')
-    .update(`${original.file}|${original.mtimeMs}|${width ?? 'full'}|${quality}`)
-    .digest('hex');
-  const file = path.join(cacheRoot, key.slice(0, 2), `${key}.webp`);
-  const existing = await fs.stat(file).catch(() => null);
-  if (!existing) {
-    let job = inFlight.get(file);
+  const key = variantKey(originalKey, original.etag, width, quality);
+  let variant = await store.stream(key);
+  if (!variant) {
+    let job = inFlight.get(key);
     if (!job) {
       job = (async () => {
-        await fs.mkdir(path.dirname(file), { recursive: true });
-        const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        await sharp(original.file).resize({ width, withoutEnlargement: true }).webp({ quality }).toFile(temporary);
-        await fs.rename(temporary, file);
-      })().finally(() => inFlight.delete(file));
-      inFlight.set(file, job);
+        const bytes = await store.get(originalKey);
+        if (!bytes) return;
+        const webp = await sharp(bytes).resize({ width, withoutEnlargement: true }).webp({ quality }).toBuffer();
+        await store.put(key, webp, { contentType: 'image/webp', visibility: 'public' });
+      })().finally(() => inFlight.delete(key));
+      inFlight.set(key, job);
     }
     await job;
+    variant = await store.stream(key);
+    if (!variant) return null;
   }
-  const size = existing?.size ?? (await fs.stat(file)).size;
-  return { file, contentType: 'image/webp', etag: `"${key.slice(0, 20)}"`, size };
+  const etag = `"${key.slice(key.lastIndexOf('/') + 1, -'.webp'.length)}"`;
+  return { body: variant.body, contentType: 'image/webp', etag, size: variant.size };
 }

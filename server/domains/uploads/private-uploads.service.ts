@@ -1,14 +1,16 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { and, eq, inArray } from 'drizzle-orm';
 import { privateUploads } from '../../db/schema';
 import { markPersonal, type AppContext } from '../../context';
+import { isBlobKey } from '../media/blob-store';
+import { blobStoreOf } from '../media/blob-stores';
 import { reencodeUploadedImage, unguessableUploadName, uploadMonth } from './uploads.service';
 
 /**
  * Evidence photos of after-sale requests: stored like public uploads (re-encoded webp, no
- * metadata) but in DATA_DIR/private-uploads, outside every static route, with a
- * `private_uploads` row naming their owner. They are served by `GET /v1/upload/private/<id>`
+ * metadata) but as private blobs under `private-uploads/` (the blob store: a folder under
+ * DATA_DIR or a private bucket), outside every public route, with a `private_uploads` row
+ * naming their owner. They are served by `GET /v1/upload/private/<id>`
  * to that buyer and to staff who may read orders, and to nobody else.
  */
 
@@ -17,9 +19,8 @@ export const PRIVATE_UPLOADS_URL_PREFIX = '/v1/upload/private/';
 /** What `unguessableUploadName` makes (22 characters), with room should it grow; nothing else can be an id. */
 const PRIVATE_UPLOAD_ID = /^[A-Za-z0-9_-]{22,64}$/;
 
-function privateUploadsRoot(ctx: AppContext): string {
-  return path.join(ctx.env.dataDir, 'private-uploads');
-}
+/** The blob key of a private upload's row path (`2026-11/<id>.webp`). */
+const privateKey = (relativePath: string) => `private-uploads/${relativePath}`;
 
 /** The id in a `/v1/upload/private/<id>` address; null for any other address. */
 function privateUploadIdOf(url: string): string | null {
@@ -29,8 +30,8 @@ function privateUploadIdOf(url: string): string | null {
 }
 
 /**
- * Stores a buyer's evidence photo: the file first, then its row, so a row never names a
- * missing file (a file left without its row, when the insert fails, is removed).
+ * Stores a buyer's evidence photo: the blob first, then its row, so a row never names a
+ * missing blob (a blob left without its row, when the insert fails, is removed).
  */
 export async function storePrivateImage(
   ctx: AppContext,
@@ -40,13 +41,12 @@ export async function storePrivateImage(
   const webp = await reencodeUploadedImage(input);
   const id = unguessableUploadName();
   const relativePath = `${uploadMonth()}/${id}.webp`;
-  const file = path.join(privateUploadsRoot(ctx), relativePath);
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await fs.writeFile(file, webp);
+  const store = blobStoreOf(ctx.env);
+  await store.put(privateKey(relativePath), webp, { contentType: 'image/webp', visibility: 'private' });
   try {
     await ctx.db.insert(privateUploads).values({ id, userId, path: relativePath, bytes: webp.length });
   } catch (error) {
-    await fs.rm(file, { force: true });
+    await store.delete(privateKey(relativePath));
     throw error;
   }
   return { url: `${PRIVATE_UPLOADS_URL_PREFIX}${id}`, storedBytes: webp.length };
@@ -59,15 +59,15 @@ export interface PrivateUploadViewer {
 }
 
 /**
- * The file of a private upload if `viewer` may see it: its owner, or staff who may read
- * orders. Null for everyone else, and for an id that is malformed, unknown or whose file is
- * gone, so a caller cannot tell "not yours" from "does not exist".
+ * The bytes of a private upload, as a stream, if `viewer` may see it: its owner, or staff who
+ * may read orders. Null for everyone else, and for an id that is malformed, unknown or whose
+ * blob is gone, so a caller cannot tell "not yours" from "does not exist".
  */
 export async function privateUploadForViewer(
   ctx: AppContext,
   id: string,
   viewer: PrivateUploadViewer,
-): Promise<{ file: string; bytes: number } | null> {
+): Promise<{ body: Readable; bytes: number } | null> {
   // Whoever is allowed, the answer depends on who asks: no shared cache may keep it.
   markPersonal(ctx);
   if (!PRIVATE_UPLOAD_ID.test(id)) return null;
@@ -77,14 +77,8 @@ export async function privateUploadForViewer(
     .where(eq(privateUploads.id, id));
   if (!upload) return null;
   if (upload.userId !== viewer.userId && !viewer.staffMaySeeEvidence) return null;
-  const file = path.join(privateUploadsRoot(ctx), upload.path);
-  try {
-    const stat = await fs.stat(file);
-    return { file, bytes: stat.size };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const blob = await blobStoreOf(ctx.env).stream(privateKey(upload.path));
+  return blob && { body: blob.body, bytes: blob.size };
 }
 
 /**
@@ -118,20 +112,14 @@ export async function forgetPrivateUploadsOf(ctx: AppContext, userId: number): P
   return forgotten.map((upload) => upload.path);
 }
 
-/** Deletes forgotten private uploads' files; answers how many went (one already gone is not an error). */
+/** Deletes forgotten private uploads' blobs; answers how many went (one already gone is not an error). */
 export async function deletePrivateUploadFiles(ctx: AppContext, relativePaths: readonly string[]): Promise<number> {
-  const root = path.resolve(privateUploadsRoot(ctx));
+  const store = blobStoreOf(ctx.env);
   let deleted = 0;
   for (const relativePath of relativePaths) {
-    const file = path.resolve(root, relativePath);
-    // Paths come from our own rows, but a file outside the folder is never ours to delete.
-    if (!file.startsWith(root + path.sep)) continue;
-    try {
-      await fs.unlink(file);
-      deleted += 1;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
+    // Paths come from our own rows, but a key outside `private-uploads/` is never ours to delete.
+    const key = privateKey(relativePath);
+    if (isBlobKey(key) && (await store.delete(key))) deleted += 1;
   }
   return deleted;
 }

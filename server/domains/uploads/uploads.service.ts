@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import sharp from 'sharp';
 import type { AppContext } from '../../context';
+import { isBlobKey } from '../media/blob-store';
+import { blobStoreOf } from '../media/blob-stores';
 import { BadRequestError } from '../../shared/errors';
 
 /** Uploaded pictures are re-encoded to fit this box; bigger originals are scaled down. */
@@ -12,10 +12,6 @@ export const UPLOADS_URL_PREFIX = '/uploads/';
 /** A byte count as buyers read it in messages: `5 MB`, `1.5 MB`, `200 KB`. */
 export function formatSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB` : `${Math.round(bytes / 1024)} KB`;
-}
-
-export function uploadsRoot(ctx: AppContext): string {
-  return path.join(ctx.env.dataDir, 'uploads');
 }
 
 /**
@@ -46,34 +42,24 @@ export function unguessableUploadName(): string {
   return randomBytes(16).toString('base64url');
 }
 
-/** Stores an uploaded image, re-encoded, under an unguessable name in DATA_DIR/uploads: anyone may fetch it. */
+/** Stores an uploaded image, re-encoded, under an unguessable name in the blob store's `uploads/`: anyone may fetch it. */
 export async function storeUploadedImage(
   ctx: AppContext,
   input: { bytes: Buffer; mimetype: string },
 ): Promise<{ url: string; storedBytes: number }> {
   const webp = await reencodeUploadedImage(input);
-  const month = uploadMonth();
-  const name = `${unguessableUploadName()}.webp`;
-  const folder = path.join(uploadsRoot(ctx), month);
-  await fs.mkdir(folder, { recursive: true });
-  await fs.writeFile(path.join(folder, name), webp);
-  return { url: `${UPLOADS_URL_PREFIX}${month}/${name}`, storedBytes: webp.length };
+  const relativePath = `${uploadMonth()}/${unguessableUploadName()}.webp`;
+  await blobStoreOf(ctx.env).put(`uploads/${relativePath}`, webp, { contentType: 'image/webp', visibility: 'public' });
+  return { url: `${UPLOADS_URL_PREFIX}${relativePath}`, storedBytes: webp.length };
 }
 
 /**
  * Deletes a stored upload given its `/uploads/...` address (a buyer's erasure); answers
- * whether a file went. Addresses outside DATA_DIR/uploads (a Google picture) are left alone.
+ * whether a file went. Addresses outside the store's `uploads/` (a Google picture) are left alone.
  */
 export async function deleteUploadedFile(ctx: AppContext, url: string): Promise<boolean> {
   if (!url.startsWith(UPLOADS_URL_PREFIX)) return false;
-  const root = uploadsRoot(ctx);
-  const file = path.resolve(root, url.slice(UPLOADS_URL_PREFIX.length));
-  if (!file.startsWith(root + path.sep)) return false;
-  try {
-    await fs.unlink(file);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+  const key = `uploads/${url.slice(UPLOADS_URL_PREFIX.length)}`;
+  if (!isBlobKey(key)) return false;
+  return blobStoreOf(ctx.env).delete(key);
 }

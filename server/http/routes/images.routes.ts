@@ -1,37 +1,60 @@
-import fs from 'node:fs';
-import path from 'node:path';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { blobStoreOf } from '../../domains/media/blob-stores';
 import { imageVariant } from '../../domains/media/image-variants';
-import { imageQuery } from '../../domains/media/media.schemas';
+import { hashedImageKey } from '../../domains/media/media-images.service';
+import { hashedImageParams, imageQuery } from '../../domains/media/media.schemas';
 import { NotFoundError } from '../../shared/errors';
 
+/** A content-hashed address never changes meaning: browsers and CDNs keep it for a year. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Older addresses (the seed's, buyers' uploads) may be replaced under the same name. */
+const REVALIDATED = 'public, max-age=604800, stale-while-revalidate=86400';
+
+async function sendImage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  key: string | null,
+  query: z.infer<typeof imageQuery>,
+  cacheControl: string,
+) {
+  const image =
+    key &&
+    (await imageVariant(blobStoreOf(request.ctx.env), key, { width: query.w, quality: query.q, format: query.format }));
+  if (!image) throw new NotFoundError();
+  reply.header('etag', image.etag);
+  reply.header('cache-control', cacheControl);
+  if (request.headers['if-none-match'] === image.etag) {
+    image.body.destroy();
+    return reply.status(304).send();
+  }
+  reply.type(image.contentType);
+  reply.header('content-length', image.size);
+  return reply.send(image.body);
+}
+
 /**
- * `/images/<path>`: product and content images from DATA_DIR/images (and, registered with
- * `folder: 'uploads'`, `/uploads/<path>`: pictures customers uploaded). `?w=` serves a
- * resized webp (widths snap to a fixed set), `?format=webp&q=50` a lighter copy (SPEC
- * section 7's favicon and image suffix).
+ * Images from the blob store (server/domains/media/blob-store.ts). `/images/h/<hash>.<ext>`:
+ * the console's uploads, immutable. `/images/<path>`: the seed's pictures; registered with
+ * `folder: 'uploads'`, `/uploads/<path>`: pictures buyers uploaded. `?w=` serves a resized
+ * webp (widths snap to a fixed set, made once and kept in the store), `?format=webp&q=50` a
+ * lighter copy (SPEC section 7's favicon and image suffix).
  */
-export const imageRoutes: FastifyPluginAsyncZod<{ dataDir: string; folder?: 'images' | 'uploads' }> = async (
+export const imageRoutes: FastifyPluginAsyncZod<{ folder?: 'images' | 'uploads' }> = async (
   app,
-  { dataDir, folder = 'images' },
+  { folder = 'images' },
 ) => {
-  const imagesRoot = path.join(dataDir, folder);
-  const cacheRoot = path.join(dataDir, 'cache', folder);
+  if (folder === 'images')
+    app.get(
+      '/images/h/:file',
+      { schema: { hide: true, params: hashedImageParams, querystring: imageQuery } },
+      async (request, reply) =>
+        sendImage(request, reply, hashedImageKey(request.params.file), request.query, IMMUTABLE),
+    );
   app.get(`/${folder}/*`, { schema: { hide: true, querystring: imageQuery } }, async (request, reply) => {
     // The router has already decoded the path once; decoding again broke on `%25ZZ` (a 500).
     const relativePath = (request.params as { '*': string })['*'];
-    const image = await imageVariant(imagesRoot, cacheRoot, {
-      relativePath,
-      width: request.query.w,
-      quality: request.query.q,
-      format: request.query.format,
-    });
-    if (!image) throw new NotFoundError();
-    reply.header('etag', image.etag);
-    reply.header('cache-control', 'public, max-age=604800, stale-while-revalidate=86400');
-    if (request.headers['if-none-match'] === image.etag) return reply.status(304).send();
-    reply.type(image.contentType);
-    reply.header('content-length', image.size);
-    return reply.send(fs.createReadStream(image.file));
+    return sendImage(request, reply, `${folder}/${relativePath}`, request.query, REVALIDATED);
   });
 };

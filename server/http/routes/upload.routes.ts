@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -127,7 +126,7 @@ export const uploadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!upload) throw new NotFoundError();
       reply.type('image/webp');
       reply.header('content-length', upload.bytes);
-      return reply.send(fs.createReadStream(upload.file));
+      return reply.send(upload.body);
     },
   );
 };
