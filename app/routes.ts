@@ -51,6 +51,8 @@ export default [
       route('after-sales/:id', 'admin/routes/after-sale-detail.tsx'),
       route('customers', 'admin/routes/customers.tsx'),
       route('customers/:id', 'admin/routes/customer-detail.tsx'),
+      route('groups', 'admin/routes/groups.tsx'),
+      route('inventory', 'admin/routes/inventory.tsx'),
       route('staff', 'admin/routes/staff.tsx'),
       route('roles', 'admin/routes/roles.tsx'),
       route('audit', 'admin/routes/audit.tsx'),

@@ -28,6 +28,7 @@ import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
 import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
 import { adminCouponRoutes } from './http/routes/admin-coupons.routes';
+import { adminProductRoutes } from './http/routes/admin-products.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -171,6 +172,7 @@ export async function buildApp({
           await admin.register(adminInventoryRoutes);
           await admin.register(adminShippingRoutes);
           await admin.register(adminCouponRoutes);
+          await admin.register(adminProductRoutes);
         },
         { prefix: '/admin' },
       );

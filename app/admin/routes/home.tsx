@@ -6,21 +6,24 @@ import { countText, formatDateTime, formatDay, formatMoney } from '../lib/format
 import { EmptyState, PageHeader, Pill } from '../components/ui';
 import { AfterSaleTile, AfterSaleUrgentList, waitingAfterSales } from '../components/after-sale-home';
 import { loadUnclassifiedSkus, UnclassifiedSkusCard } from '../components/duties-parts';
+import { loadLowStock, LowStockCard } from '../components/low-stock-parts';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   await requireStaff(request);
   const afterSales = waitingAfterSales(request.signal);
   const unclassified = loadUnclassifiedSkus(request.signal);
+  const lowStock = loadLowStock(request.signal);
   try {
     return {
       dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }),
       afterSales: await afterSales,
       unclassified: await unclassified,
+      lowStock: await lowStock,
     };
   } catch (error) {
     if (error instanceof AdminApiError && error.status === 403)
-      return { dashboard: null, afterSales: await afterSales, unclassified: null };
+      return { dashboard: null, afterSales: await afterSales, unclassified: null, lowStock: await lowStock };
     throw error;
   }
 }
@@ -36,7 +39,7 @@ export function HydrateFallback() {
 }
 
 export default function HomePage() {
-  const { dashboard, afterSales, unclassified } = usePageData<typeof clientLoader>();
+  const { dashboard, afterSales, unclassified, lowStock } = usePageData<typeof clientLoader>();
   const { staff, locale } = useConsole();
   const t = useConsoleT();
   const greeting = t('console.home.greeting', { name: staff?.name ?? '' });
@@ -47,6 +50,7 @@ export default function HomePage() {
           <p className="muted">{t('console.home.noOrders')}</p>
         </PageHeader>
         {afterSales ? <AfterSaleUrgentList waiting={afterSales} /> : null}
+        {lowStock ? <LowStockCard list={lowStock} /> : null}
       </>
     );
   }
@@ -218,6 +222,7 @@ export default function HomePage() {
             )}
           </section>
           {unclassified ? <UnclassifiedSkusCard list={unclassified} /> : null}
+          {lowStock ? <LowStockCard list={lowStock} /> : null}
         </div>
       </div>
     </>
