@@ -25,6 +25,7 @@ import { adminDutyMessages } from './messages/admin-duties';
 import { adminMediaMessages } from './messages/admin-media';
 import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
 import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
+import { adminProductMessages } from './messages/admin-products';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -55,6 +56,7 @@ export const MESSAGE_AREAS = {
   adminMedia: adminMediaMessages,
   adminGroupsInventory: adminGroupsInventoryMessages,
   adminShippingCoupons: adminShippingCouponMessages,
+  adminProducts: adminProductMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

@@ -41,6 +41,7 @@ export const MESSAGE_PACKS = {
     'adminMedia',
     'adminGroupsInventory',
     'adminShippingCoupons',
+    'adminProducts',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 
