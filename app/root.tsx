@@ -55,6 +55,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       contactEmail: settings.contact_email,
       contactPhone: settings.contact_phone,
       currency: settings.currency,
+      /** No fallback to the other language: a text left empty hides the bar there. */
+      announcement: settings.announcement[locale],
+      /** The display currencies the owner offers (the settlement currency among them). */
+      currencies: settings.display_currencies,
     },
     user: user ? { username: user.username, avatar: user.avatar } : null,
     auth: accountRootData(context),

@@ -26,6 +26,7 @@ import { adminMediaMessages } from './messages/admin-media';
 import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
 import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
 import { adminProductMessages } from './messages/admin-products';
+import { adminContentMessages } from './messages/admin-content';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
 export const MESSAGE_AREAS = {
@@ -57,6 +58,7 @@ export const MESSAGE_AREAS = {
   adminGroupsInventory: adminGroupsInventoryMessages,
   adminShippingCoupons: adminShippingCouponMessages,
   adminProducts: adminProductMessages,
+  adminContent: adminContentMessages,
 } as const;
 
 export type MessageArea = keyof typeof MESSAGE_AREAS;

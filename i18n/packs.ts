@@ -42,6 +42,7 @@ export const MESSAGE_PACKS = {
     'adminGroupsInventory',
     'adminShippingCoupons',
     'adminProducts',
+    'adminContent',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;
 

@@ -23,6 +23,8 @@ import { adminRefundRoutes } from './http/routes/admin-refunds.routes';
 import { adminAfterSaleRoutes } from './http/routes/admin-after-sales.routes';
 import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
+import { adminSettingsRoutes } from './http/routes/admin-settings.routes';
+import { adminContentRoutes } from './http/routes/admin-content.routes';
 import { adminMediaRoutes } from './http/routes/admin-media.routes';
 import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
@@ -167,6 +169,8 @@ export async function buildApp({
           await admin.register(adminAfterSaleRoutes);
           await admin.register(adminCustomerRoutes);
           await admin.register(adminAuditRoutes);
+          await admin.register(adminSettingsRoutes);
+          await admin.register(adminContentRoutes);
           await admin.register(adminMediaRoutes);
           await admin.register(adminGroupRoutes);
           await admin.register(adminInventoryRoutes);

@@ -26,6 +26,8 @@ const NAV: readonly NavItem[] = [
   { to: '/admin/roles', label: 'console.nav.roles', icon: 'roles', permission: 'staff:manage' },
   { to: '/admin/shipping', label: 'console.nav.shipping', icon: 'shipping', permission: 'settings:write' },
   { to: '/admin/coupons', label: 'console.nav.coupons', icon: 'coupons', permission: 'settings:write' },
+  { to: '/admin/content', label: 'console.nav.content', icon: 'content', permission: 'settings:write' },
+  { to: '/admin/settings', label: 'console.nav.settings', icon: 'settings', permission: 'settings:write' },
   { to: '/admin/audit', label: 'console.nav.audit', icon: 'audit', permission: 'audit:read' },
   { to: '/admin/profile', label: 'console.nav.profile', icon: 'profile' },
 ];

@@ -6,6 +6,7 @@ import type { OrderRow } from '../domains/orders/order-state';
 import { cancelUnpaid, confirmReceiptLocked } from '../domains/orders/orders.service';
 import type { AppContext, Transaction, TransactionContext } from '../context';
 import { retireStockPages } from '../shared/content-version';
+import { orderTimers } from '../domains/site-settings/site-settings.service';
 import { runAfterSaleSweep, type AfterSaleSweepResult } from '../domains/after-sales/after-sale-jobs';
 
 export interface SweepResult {
@@ -84,7 +85,8 @@ export async function runOrderSweep(ctx: AppContext, options: { now?: Date } = {
       released.listingsToo ||= shelf.backInStock;
     },
   );
-  const shippedBefore = new Date(now.getTime() - ctx.env.ORDER_AUTO_CONFIRM_DAYS * 24 * 60 * 60 * 1000);
+  const { autoConfirmDays } = await orderTimers(ctx);
+  const shippedBefore = new Date(now.getTime() - autoConfirmDays * 24 * 60 * 60 * 1000);
   const confirmed = await sweepBatches(
     ctx,
     (tx) => claimUnconfirmed(tx, shippedBefore),

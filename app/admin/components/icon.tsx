@@ -16,7 +16,10 @@ const PATHS = {
   upload: 'M12 21V9M7 14l5-5 5 5M4 3h16',
   search: 'M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM21 21l-5-5',
   shipping: 'M3 6h11v10H3zM14 9h4l3 3v4h-7M7 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM17 19a2 2 0 1 0 0-4 2 2 0 0 0 0 4z',
-  coupons: 'M3 7a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v3a2 2 0 0 0 0 4v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-3a2 2 0 0 0 0-4zM14 5v14',
+  coupons:
+    'M3 7a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v3a2 2 0 0 0 0 4v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-3a2 2 0 0 0 0-4zM14 5v14',
+  content: 'M4 4h16v16H4zM8 8h8M8 12h8M8 16h5',
+  settings: 'M4 6h16M4 12h16M4 18h16M9 4v4M15 10v4M7 16v4',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -1,4 +1,5 @@
 import { useT } from '~/lib/i18n';
+import { AnnouncementBar } from './announcement-bar';
 import { FloatingWidget } from './floating-widget';
 import { LoadingBar } from './loading-bar';
 import { SiteFooter } from './site-footer';
@@ -16,6 +17,7 @@ export function SiteShell({ children }: { children: React.ReactNode }) {
         {t('shell.skipToContent')}
       </a>
       <LoadingBar />
+      <AnnouncementBar />
       <SiteHeader />
       <main id="main" className="site-main" tabIndex={-1}>
         {children}

@@ -13,6 +13,7 @@ import { loadSkuFacts } from '../catalog/sku-facts';
 import { orderStatusText } from '../orders/orders.service';
 import { refundableOf, refundInTransaction } from '../payments/refunds.service';
 import { CARRIERS, findCarrier } from '../tracking/carriers';
+import { orderTimers } from '../site-settings/site-settings.service';
 import { canTakeAction, FINISHED_CASE_STATES, type AfterSaleAction } from './after-sale-lifecycle';
 import { enqueueAfterSaleMail, type AfterSaleMailKind } from './after-sale-mail';
 import { APPEAL_DAYS, daysFrom, windowEndsAt } from './after-sale-policy';
@@ -476,12 +477,13 @@ function payOut(ctx: StaffActing & { locale: Locale }, id: number, idempotencyKe
  * back fine (all the case's units when none were counted), taking the stock now with the same
  * guard as orders: an exchange never oversells.
  */
-export function shipExchange(
+export async function shipExchange(
   ctx: StaffActing & { locale: Locale },
   id: number,
   body: z.infer<typeof shipExchangeBody>,
 ): Promise<AdminAfterSaleDetail> {
   let taken: { productIds: number[]; soldOut: boolean } = { productIds: [], soldOut: false };
+  const { autoConfirmDays } = await orderTimers(ctx);
   return operatorMove(
     ctx,
     id,
@@ -514,7 +516,7 @@ export function shipExchange(
           set: {
             exchangeCarrierCode: body.carrier_code,
             exchangeTrackingNo: body.tracking_no,
-            deadline: daysFrom(new Date(), t.env.ORDER_AUTO_CONFIRM_DAYS),
+            deadline: daysFrom(new Date(), autoConfirmDays),
           },
         },
         audit: {

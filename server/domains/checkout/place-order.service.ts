@@ -10,6 +10,7 @@ import { claimCouponUse } from '../coupons/coupons.service';
 import { dutySnapshot, saveDutySnapshot } from '../duties/duties.service';
 import { enqueueOrderMail } from '../orders/order-mail';
 import { nextOrderNo } from '../orders/order-numbers';
+import { orderTimers } from '../site-settings/site-settings.service';
 import {
   findOrderByIdempotencyKey,
   insertPlacedOrder,
@@ -51,6 +52,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
   const address = await addressSnapshot(quote.address);
   const now = input.now ?? new Date();
   const locale: Locale = input.locale;
+  const { paymentTimeoutMinutes } = await orderTimers(ctx);
 
   let placed: { order: OrderRow; detail: OrderDetail; soldOut: boolean } | undefined;
   // Order numbers come from a sequence and cannot repeat; the unique index still guards them,
@@ -81,7 +83,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
             address,
             notes: input.notes ?? '',
             idempotencyKey: input.idempotencyKey ?? null,
-            paymentDeadline: new Date(now.getTime() + ctx.env.ORDER_PAYMENT_TIMEOUT_MINUTES * 60_000),
+            paymentDeadline: new Date(now.getTime() + paymentTimeoutMinutes * 60_000),
             createdAt: now,
             updatedAt: now,
           },

@@ -24,6 +24,14 @@ export interface SiteSettings {
   exchange_rates: Record<Currency, number>;
   contact_email: string;
   contact_phone: string;
+  /** The display currencies buyers may pick (the settlement currency is always offered). */
+  display_currencies: Currency[];
+  /** The storefront's announcement bar; empty in a language hides it there. */
+  announcement: LocalizedText;
+  /** Minutes an order waits for payment; null is ORDER_PAYMENT_TIMEOUT_MINUTES (ADR 0172). */
+  order_payment_timeout_minutes: number | null;
+  /** Days after shipping an order counts as received; null is ORDER_AUTO_CONFIRM_DAYS (ADR 0172). */
+  order_auto_confirm_days: number | null;
 }
 
 export const DEFAULT_SITE_SETTINGS: SiteSettings = {
@@ -49,4 +57,8 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   exchange_rates: { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 },
   contact_email: 'hello@lumenloom.example',
   contact_phone: '+86 571 8888 6666',
+  display_currencies: ['CNY', 'USD', 'EUR', 'JPY', 'GBP'],
+  announcement: { en: '', 'zh-cn': '' },
+  order_payment_timeout_minutes: null,
+  order_auto_confirm_days: null,
 };

@@ -25,16 +25,40 @@ export async function updateSiteSettings(ctx: AppContext, changes: Partial<SiteS
       .values(entries.map(([key, value]) => ({ key, value })))
       .onConflictDoUpdate({ target: siteSettings.key, set: { value: sql`excluded.value`, updatedAt: sql`now()` } });
   }
+  await settingsChanged(ctx);
+  return getSiteSettings(ctx);
+}
+
+/** After a write to `site_settings` has committed: this process forgets its copy, every page is retired. */
+export async function settingsChanged(ctx: AppContext): Promise<void> {
   keptSettings.forget();
   await bumpContentVersion(ctx);
-  return getSiteSettings(ctx);
+}
+
+/**
+ * The order timers: the settings where the owner set them, else the environment's
+ * ORDER_PAYMENT_TIMEOUT_MINUTES and ORDER_AUTO_CONFIRM_DAYS (ADR 0172).
+ */
+export async function orderTimers(
+  ctx: AppContext,
+): Promise<{ paymentTimeoutMinutes: number; autoConfirmDays: number }> {
+  const settings = await getSiteSettings(ctx);
+  return {
+    paymentTimeoutMinutes: settings.order_payment_timeout_minutes ?? ctx.env.ORDER_PAYMENT_TIMEOUT_MINUTES,
+    autoConfirmDays: settings.order_auto_confirm_days ?? ctx.env.ORDER_AUTO_CONFIRM_DAYS,
+  };
 }
 
 /** Writes every default that is not stored yet; never overwrites an operator's change. */
 export async function seedSiteSettings(ctx: AppContext): Promise<void> {
   await ctx.db
     .insert(siteSettings)
-    .values(Object.entries(DEFAULT_SITE_SETTINGS).map(([key, value]) => ({ key, value })))
+    .values(
+      Object.entries(DEFAULT_SITE_SETTINGS)
+        // A null default (an order timer) means "the environment decides": no row.
+        .filter(([, value]) => value !== null)
+        .map(([key, value]) => ({ key, value })),
+    )
     .onConflictDoNothing();
   keptSettings.forget();
 }
