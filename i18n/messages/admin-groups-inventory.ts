@@ -69,7 +69,6 @@ export const adminGroupsInventoryMessages = defineMessages({
       'Adjust stock with a reason; every change is kept below and in the audit log. Orders placed at the same moment are never oversold.',
     'console.inventory.search': 'SKU code or product name',
     'console.inventory.lowOnly': 'Only low stock',
-    'console.inventory.col.sku': 'SKU',
     'console.inventory.col.product': 'Product',
     'console.inventory.col.stock': 'Stock',
     'console.inventory.col.threshold': 'Alert at',
@@ -98,6 +97,7 @@ export const adminGroupsInventoryMessages = defineMessages({
     'console.inventory.homeTitle': 'Low stock alerts',
     'console.inventory.homeNone': 'No SKU is at or under its alert.',
     'console.inventory.homeAll': 'All low stock',
+    'console.inventory.homeLevel': '{stock} left · alert at {threshold}',
   },
   'zh-cn': {
     'field.delta': '变动数量',
@@ -163,7 +163,6 @@ export const adminGroupsInventoryMessages = defineMessages({
     'console.inventory.intro': '调整库存需填写原因；每次变动都记录在下方和审计日志中。同时下的订单绝不会超卖。',
     'console.inventory.search': 'SKU 编码或商品名称',
     'console.inventory.lowOnly': '仅看低库存',
-    'console.inventory.col.sku': 'SKU',
     'console.inventory.col.product': '商品',
     'console.inventory.col.stock': '库存',
     'console.inventory.col.threshold': '提醒值',
@@ -192,5 +191,6 @@ export const adminGroupsInventoryMessages = defineMessages({
     'console.inventory.homeTitle': '低库存提醒',
     'console.inventory.homeNone': '没有 SKU 达到提醒值。',
     'console.inventory.homeAll': '查看全部低库存',
+    'console.inventory.homeLevel': '剩 {stock} 件 · 提醒值 {threshold}',
   },
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   MAX_CATEGORY_DEPTH,
   updateGroupBody,
@@ -112,6 +112,9 @@ export function GroupEditor({
     group?.parent_id ?? (target.kind === 'create' ? target.parentId : null),
   );
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const panel = useRef<HTMLElement>(null);
+  // Below the lists (tablet width) the editor would open out of sight.
+  useEffect(() => panel.current?.scrollIntoView({ block: 'nearest' }), []);
 
   const save = useAction(async () => {
     const body = updateGroupBody.parse({ name, description, visible });
@@ -145,7 +148,7 @@ export function GroupEditor({
     : t(kind === 'collection' ? 'console.groups.newSection' : 'console.groups.newCategory');
 
   return (
-    <section className="panel group-editor" aria-labelledby="group-editor-title">
+    <section ref={panel} className="panel group-editor" aria-labelledby="group-editor-title">
       <div className="panel__head">
         <h2 id="group-editor-title">{title}</h2>
         <button type="button" className="button button--ghost" onClick={onClose}>
@@ -245,6 +248,7 @@ function GroupProductsEditor({
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   useEffect(() => {
+    if (!query.trim()) return;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       adminApi<GroupProduct[]>('/groups/product-picker', { query: { q: query }, signal: controller.signal })
@@ -313,7 +317,7 @@ function GroupProductsEditor({
         />
       </div>
       <ul className="plain-list group-picker">
-        {found
+        {(query.trim() ? found : [])
           .filter((product) => !inList.has(product.id))
           .slice(0, 8)
           .map((product) => (

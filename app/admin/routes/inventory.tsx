@@ -91,7 +91,6 @@ export default function InventoryPage() {
                 <caption className="sr-only">{t('console.inventory.title')}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">{t('console.inventory.col.sku')}</th>
                     <th scope="col">{t('console.inventory.col.product')}</th>
                     <th scope="col" className="numeric">
                       {t('console.inventory.col.stock')}
@@ -107,8 +106,12 @@ export default function InventoryPage() {
                 <tbody>
                   {page.records.map((sku) => (
                     <tr key={sku.sku_id} className={selected?.sku_id === sku.sku_id ? 'is-selected' : undefined}>
-                      <td className="mono">{sku.code}</td>
-                      <td>{skuLabel(sku, locale)}</td>
+                      <td>
+                        <span className="cell-stack">
+                          <span>{skuLabel(sku, locale)}</span>
+                          <span className="mono muted">{sku.code}</span>
+                        </span>
+                      </td>
                       <td className="numeric">
                         {sku.low ? <Pill tone={sku.stock === 0 ? 'danger' : 'warning'}>{sku.stock}</Pill> : sku.stock}
                       </td>
@@ -209,7 +212,7 @@ function SkuPanel({
           {t('console.action.close')}
         </button>
       </div>
-      <p className="muted">
+      <p className="muted sku-panel__facts">
         {skuLabel(sku, locale)} · {t('console.inventory.col.stock')} <strong>{sku.stock}</strong>
       </p>
       <form
