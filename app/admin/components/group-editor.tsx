@@ -12,6 +12,7 @@ import { adminApi } from '../lib/admin-api';
 import { useConsole, useConsoleT } from '../lib/console-context';
 import { ConfirmDialog, ErrorNotice, Pill, useAction } from './ui';
 import { SortableList } from './sortable-list';
+import { PanelHead, submitWith } from './page-parts';
 
 /** What the editor beside the lists works on: a group, or a new one of a kind under a parent. */
 export type EditorTarget =
@@ -149,20 +150,8 @@ export function GroupEditor({
 
   return (
     <section ref={panel} className="panel group-editor" aria-labelledby="group-editor-title">
-      <div className="panel__head">
-        <h2 id="group-editor-title">{title}</h2>
-        <button type="button" className="button button--ghost" onClick={onClose}>
-          {t('console.action.close')}
-        </button>
-      </div>
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void save.act();
-        }}
-      >
+      <PanelHead id="group-editor-title" title={title} onClose={onClose} />
+      <form className="stack" noValidate onSubmit={submitWith(save.act)}>
         <BothLanguages
           id="group-name"
           labels={[t('console.groups.nameEn'), t('console.groups.nameZh')]}

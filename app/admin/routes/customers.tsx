@@ -10,7 +10,7 @@ import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
-import { Icon } from '../components/icon';
+import { SearchBox } from '../components/page-parts';
 import { Pager } from '../components/pager';
 import { columnClass, DataTableRows } from '../components/data-table';
 
@@ -80,19 +80,12 @@ export default function CustomersPage() {
         <p className="muted">{countText(t, 'console.customers.count', page.total)}</p>
       </PageHeader>
       <Form method="get" className="filter-bar" aria-label={t('console.orders.filters')}>
-        <div className="filter-bar__search">
-          <label className="sr-only" htmlFor="customers-q">
-            {t('console.customers.search')}
-          </label>
-          <Icon name="search" />
-          <input
-            id="customers-q"
-            name="q"
-            type="search"
-            defaultValue={search.get('q') ?? ''}
-            placeholder={t('console.customers.searchPlaceholder')}
-          />
-        </div>
+        <SearchBox
+          id="customers-q"
+          label={t('console.customers.search')}
+          placeholder={t('console.customers.searchPlaceholder')}
+          value={search.get('q')}
+        />
         <label className="filter">
           <span>{t('console.orders.col.status')}</span>
           <select name="status" defaultValue={search.get('status') ?? ''}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { type ClientLoaderFunctionArgs } from 'react-router';
 import {
   MAX_CATEGORY_DEPTH,
@@ -132,19 +132,12 @@ export default function GroupsPage() {
       <ErrorNotice error={moveAction.error} />
       <div className="groups-layout">
         <div className="groups-layout__lists">
-          <section className="card" aria-labelledby="sections-title">
-            <div className="panel__head">
-              <h2 className="card__title" id="sections-title">
-                {t('console.groups.sections')}
-              </h2>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => setTarget({ kind: 'create', groupKind: 'collection', parentId: null })}
-              >
-                {t('console.groups.newSection')}
-              </button>
-            </div>
+          <ListCard
+            id="sections-title"
+            title={t('console.groups.sections')}
+            newLabel={t('console.groups.newSection')}
+            onNew={() => setTarget({ kind: 'create', groupKind: 'collection', parentId: null })}
+          >
             <SortableList
               items={groups.collections}
               nameOf={name}
@@ -152,22 +145,15 @@ export default function GroupsPage() {
               label={t('console.groups.sections')}
               renderItem={(group) => row(group, 1)}
             />
-          </section>
-          <section className="card" aria-labelledby="categories-title">
-            <div className="panel__head">
-              <h2 className="card__title" id="categories-title">
-                {t('console.groups.categories')}
-              </h2>
-              <button
-                type="button"
-                className="button button--small"
-                onClick={() => setTarget({ kind: 'create', groupKind: 'category', parentId: null })}
-              >
-                {t('console.groups.newCategory')}
-              </button>
-            </div>
+          </ListCard>
+          <ListCard
+            id="categories-title"
+            title={t('console.groups.categories')}
+            newLabel={t('console.groups.newCategory')}
+            onNew={() => setTarget({ kind: 'create', groupKind: 'category', parentId: null })}
+          >
             {tree(null, 1)}
-          </section>
+          </ListCard>
         </div>
         <div className="groups-layout__editor">
           {target ? (
@@ -186,5 +172,34 @@ export default function GroupsPage() {
         </div>
       </div>
     </>
+  );
+}
+
+/** One of the two lists (home sections, category tree) with its "New" button. */
+function ListCard({
+  id,
+  title,
+  newLabel,
+  onNew,
+  children,
+}: {
+  id: string;
+  title: string;
+  newLabel: string;
+  onNew: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <section className="card" aria-labelledby={id}>
+      <div className="panel__head">
+        <h2 className="card__title" id={id}>
+          {title}
+        </h2>
+        <button type="button" className="button button--small" onClick={onNew}>
+          {newLabel}
+        </button>
+      </div>
+      {children}
+    </section>
   );
 }

@@ -13,7 +13,7 @@ import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, ErrorNotice, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
-import { Icon } from '../components/icon';
+import { PanelHead, SearchBox, submitWith } from '../components/page-parts';
 import { Pager } from '../components/pager';
 import { skuLabel } from '../components/low-stock-parts';
 import '../styles/groups-inventory.css';
@@ -57,19 +57,12 @@ export default function InventoryPage() {
         <p className="muted">{t('console.inventory.intro')}</p>
       </PageHeader>
       <Form method="get" className="filter-bar" aria-label={t('console.inventory.search')}>
-        <div className="filter-bar__search">
-          <label className="sr-only" htmlFor="inventory-q">
-            {t('console.inventory.search')}
-          </label>
-          <Icon name="search" />
-          <input
-            id="inventory-q"
-            name="q"
-            type="search"
-            defaultValue={search.get('q') ?? ''}
-            placeholder={t('console.inventory.search')}
-          />
-        </div>
+        <SearchBox
+          id="inventory-q"
+          label={t('console.inventory.search')}
+          placeholder={t('console.inventory.search')}
+          value={search.get('q')}
+        />
         <label className="check">
           <input type="checkbox" name="low" value="true" defaultChecked={search.get('low') === 'true'} />
           <span>{t('console.inventory.lowOnly')}</span>
@@ -206,23 +199,15 @@ function SkuPanel({
 
   return (
     <section className="panel" aria-labelledby="sku-panel-title">
-      <div className="panel__head">
-        <h2 id="sku-panel-title">{t('console.inventory.adjustTitle', { code: sku.code })}</h2>
-        <button type="button" className="button button--ghost" onClick={onClose}>
-          {t('console.action.close')}
-        </button>
-      </div>
+      <PanelHead
+        id="sku-panel-title"
+        title={t('console.inventory.adjustTitle', { code: sku.code })}
+        onClose={onClose}
+      />
       <p className="muted sku-panel__facts">
         {skuLabel(sku, locale)} · {t('console.inventory.col.stock')} <strong>{sku.stock}</strong>
       </p>
-      <form
-        className="stack"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void adjust.act();
-        }}
-      >
+      <form className="stack" noValidate onSubmit={submitWith(adjust.act)}>
         <div className="form-row">
           <div className="field">
             <label htmlFor="adjust-delta">{t('console.inventory.delta')}</label>
@@ -266,14 +251,7 @@ function SkuPanel({
           </button>
         </div>
       </form>
-      <form
-        className="stack inventory-threshold"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void watch.act();
-        }}
-      >
+      <form className="stack inventory-threshold" noValidate onSubmit={submitWith(watch.act)}>
         <div className="field field--short">
           <label htmlFor="adjust-threshold">{t('console.inventory.threshold')}</label>
           <input

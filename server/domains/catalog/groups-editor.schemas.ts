@@ -57,7 +57,6 @@ export const groupProductsBody = z.object({
     .max(MAX_GROUP_PRODUCTS)
     .refine((ids) => new Set(ids).size === ids.length, 'adminGroups.error.duplicateProduct'),
 });
-export type GroupProductsBody = z.output<typeof groupProductsBody>;
 
 export const productPickerQuery = z.object({ q: singleLineText(100).default('') });
 
