@@ -51,6 +51,8 @@ export default [
       route('after-sales/:id', 'admin/routes/after-sale-detail.tsx'),
       route('customers', 'admin/routes/customers.tsx'),
       route('customers/:id', 'admin/routes/customer-detail.tsx'),
+      route('products', 'admin/routes/products.tsx'),
+      route('products/:id', 'admin/routes/product-editor.tsx'),
       route('groups', 'admin/routes/groups.tsx'),
       route('inventory', 'admin/routes/inventory.tsx'),
       route('staff', 'admin/routes/staff.tsx'),

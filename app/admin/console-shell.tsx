@@ -20,6 +20,7 @@ const NAV: readonly NavItem[] = [
   { to: '/admin/orders', label: 'console.nav.orders', icon: 'orders', permission: 'orders:read' },
   { to: '/admin/after-sales', label: 'console.nav.afterSales', icon: 'upload', permission: 'aftersales:read' },
   { to: '/admin/customers', label: 'console.nav.customers', icon: 'customers', permission: 'customers:read' },
+  { to: '/admin/products', label: 'console.nav.products', icon: 'products', permission: 'catalog:write' },
   { to: '/admin/groups', label: 'console.nav.groups', icon: 'audit', permission: 'catalog:write' },
   { to: '/admin/inventory', label: 'console.nav.inventory', icon: 'download', permission: 'catalog:write' },
   { to: '/admin/staff', label: 'console.nav.staff', icon: 'staff', permission: 'staff:manage' },
