@@ -172,7 +172,7 @@ export default function CouponsPage() {
         {list.records.length === 0 ? (
           <EmptyState title={t('console.coupons.empty')} />
         ) : (
-          <table className="data-table">
+          <table className="data-table coupon-table">
             <caption className="sr-only">{t('console.coupons.title')}</caption>
             <thead>
               {table.getHeaderGroups().map((group) => (
@@ -235,20 +235,17 @@ function CouponEditor({
   });
 
   const submit = () => {
-    const valueNumber = kind === 'fixed' ? majorToMinor(value, currency) : Number(value.trim() || Number.NaN);
-    const minSpendMinor = majorToMinor(minSpend, currency);
-    if (valueNumber === null || Number.isNaN(valueNumber) || minSpendMinor === null) {
-      setInvalid(t('console.shipping.badAmount'));
-      return;
-    }
+    // What is not a number goes to the schema as typed, so its message names the field.
+    const typed = (text: string, parsed: number | null) => parsed ?? (text.trim() === '' ? undefined : text);
+    const percent = /^\d+$/.test(value.trim()) ? Number(value) : null;
     const parsed = couponBody.safeParse({
       code,
       kind,
-      value: valueNumber,
-      min_spend_minor: minSpendMinor,
+      value: typed(value, kind === 'fixed' ? majorToMinor(value, currency) : percent),
+      min_spend_minor: typed(minSpend, majorToMinor(minSpend, currency)),
       starts_at: isoOf(startsAt),
       expires_at: isoOf(expiresAt),
-      usage_limit: usageLimit.trim() === '' ? null : Number(usageLimit),
+      usage_limit: typed(usageLimit, /^\d+$/.test(usageLimit.trim()) ? Number(usageLimit) : null) ?? null,
       active,
     });
     if (!parsed.success) {
