@@ -61,6 +61,7 @@ export default [
       route('shipping', 'admin/routes/shipping.tsx'),
       route('coupons', 'admin/routes/coupons.tsx'),
       route('settings', 'admin/routes/settings.tsx'),
+      route('settings/currencies', 'admin/routes/currencies.tsx'),
       route('content', 'admin/routes/content-pages.tsx'),
       route('content/:slug', 'admin/routes/content-page-editor.tsx'),
       route('profile', 'admin/routes/profile.tsx'),

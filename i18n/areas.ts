@@ -24,6 +24,7 @@ import { dutyMessages } from './messages/duties';
 import { adminDutyMessages } from './messages/admin-duties';
 import { adminMediaMessages } from './messages/admin-media';
 import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory';
+import { adminCurrencyMessages } from './messages/admin-currencies';
 import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
 import { adminProductMessages } from './messages/admin-products';
 import { adminContentMessages } from './messages/admin-content';
@@ -56,6 +57,7 @@ export const MESSAGE_AREAS = {
   adminDuties: adminDutyMessages,
   adminMedia: adminMediaMessages,
   adminGroupsInventory: adminGroupsInventoryMessages,
+  adminCurrencies: adminCurrencyMessages,
   adminShippingCoupons: adminShippingCouponMessages,
   adminProducts: adminProductMessages,
   adminContent: adminContentMessages,

@@ -40,6 +40,7 @@ export const MESSAGE_PACKS = {
     'adminDuties',
     'adminMedia',
     'adminGroupsInventory',
+    'adminCurrencies',
     'adminShippingCoupons',
     'adminProducts',
     'adminContent',

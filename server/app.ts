@@ -29,6 +29,7 @@ import { adminMediaRoutes } from './http/routes/admin-media.routes';
 import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
 import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
+import { adminCurrencyRoutes } from './http/routes/admin-currencies.routes';
 import { adminCouponRoutes } from './http/routes/admin-coupons.routes';
 import { adminProductRoutes } from './http/routes/admin-products.routes';
 import { areaRoutes } from './http/routes/area.routes';
@@ -175,6 +176,7 @@ export async function buildApp({
           await admin.register(adminGroupRoutes);
           await admin.register(adminInventoryRoutes);
           await admin.register(adminShippingRoutes);
+          await admin.register(adminCurrencyRoutes);
           await admin.register(adminCouponRoutes);
           await admin.register(adminProductRoutes);
         },

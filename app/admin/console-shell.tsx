@@ -29,6 +29,12 @@ const NAV: readonly NavItem[] = [
   { to: '/admin/coupons', label: 'console.nav.coupons', icon: 'coupons', permission: 'settings:write' },
   { to: '/admin/content', label: 'console.nav.content', icon: 'content', permission: 'settings:write' },
   { to: '/admin/settings', label: 'console.nav.settings', icon: 'settings', permission: 'settings:write' },
+  {
+    to: '/admin/settings/currencies',
+    label: 'console.nav.currencies',
+    icon: 'currencies',
+    permission: 'settings:write',
+  },
   { to: '/admin/audit', label: 'console.nav.audit', icon: 'audit', permission: 'audit:read' },
   { to: '/admin/profile', label: 'console.nav.profile', icon: 'profile' },
 ];
@@ -99,7 +105,8 @@ export default function ConsoleShell() {
                 <li key={item.to}>
                   <NavLink
                     to={item.to}
-                    end={item.to === '/admin'}
+                    // An entry with entries under it (Settings > Currencies) is lit only on its own page.
+                    end={item.to === '/admin' || NAV.some((other) => other.to.startsWith(`${item.to}/`))}
                     className="console-nav__link"
                     title={t(item.label)}
                     onClick={() => setExpanded(false)}

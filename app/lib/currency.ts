@@ -14,7 +14,13 @@ export interface DisplayCurrency {
 
 export function useDisplayCurrency(): DisplayCurrency {
   const data = useRouteLoaderData('root') as { display?: DisplayCurrency } | undefined;
-  return data?.display ?? { settlement: 'CNY', currency: 'CNY', rates: { CNY: 1, USD: 1, EUR: 1, JPY: 1, GBP: 1 } };
+  return (
+    data?.display ?? {
+      settlement: 'CNY',
+      currency: 'CNY',
+      rates: { CNY: 1, USD: 1, EUR: 1, JPY: 1, GBP: 1, KRW: 1, AUD: 1, CAD: 1, HKD: 1 },
+    }
+  );
 }
 
 /** Chinese pages show the unit form ('129.00元'), English pages the symbol form ('CN¥129.00'). */

@@ -11,8 +11,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const user = requireSessionUser(context);
   const id = orderIdOf(new URL(request.url).searchParams.get('order_id'));
   const order = await ownOrderDetail(context, user.id, id, routeLocale(params));
-  const methods = context.services.payments.paymentMethodsFor(context.ctx, {
+  const methods = await context.services.payments.paymentMethodsFor(context.ctx, {
     currency: order.currency,
+    displayCurrency: order.display_currency,
     country: order.country_code,
   });
   return { order, methods };

@@ -3,6 +3,7 @@ import { productImages, products } from '../db/schema';
 import { seedCoupons } from '../domains/coupons/coupons.service';
 import { seedImportRules } from '../domains/duties/import-rules.seed';
 import { seedShippingRules } from '../domains/shipping/shipping.service';
+import { seedExchangeRates } from '../domains/exchange-rates/exchange-rates.service';
 import { seedSiteSettings } from '../domains/site-settings/site-settings.service';
 import type { AppContext } from '../context';
 import { bumpContentVersion } from '../shared/content-version';
@@ -19,6 +20,7 @@ export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boo
   await seedShippingRules(ctx.db);
   await seedCoupons(ctx.db);
   await seedImportRules(ctx.db);
+  await seedExchangeRates(ctx);
   if (options.onlyIfEmpty) {
     const [{ value } = { value: 0 }] = await ctx.db.select({ value: count() }).from(products);
     if (value > 0) {

@@ -107,6 +107,16 @@ const envSchema = z.object({
   PAYMENT_PROVIDER: z.enum(PAYMENT_PROVIDERS).optional(),
   /** auto: the sandbox is on while no real provider is configured (the zero-setup default); on or off forces it. */
   SANDBOX_PAYMENTS: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * An exchange rate set longer ago than this is stale: flagged in the console, and buyers are
+   * charged in the settlement currency instead of that display currency (ADR 0144).
+   */
+  EXCHANGE_RATE_MAX_AGE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(72),
   /** Payments still pending this long are asked about at their gateway (a webhook may have been lost). */
   PAYMENT_RECONCILE_AFTER_MINUTES: z.coerce
     .number()

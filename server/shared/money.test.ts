@@ -1,7 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { amountView, convert, currencySymbol, formatAmount, formatPrice, rateText } from './money';
+import {
+  amountView,
+  convert,
+  currencySymbol,
+  formatAmount,
+  formatPrice,
+  ISO_MINOR_UNITS,
+  MINOR_DIGITS,
+  minorDigitsOf,
+  rateText,
+} from './money';
 
-const rates = { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 };
+const rates = {
+  CNY: 1,
+  USD: 0.1389,
+  EUR: 0.1302,
+  JPY: 21.37,
+  GBP: 0.1101,
+  KRW: 196.85,
+  AUD: 0.2112,
+  CAD: 0.1921,
+  HKD: 1.0812,
+};
 
 describe('money', () => {
   it('formats minor units without floating-point drift', () => {
@@ -63,5 +83,35 @@ describe('amountView', () => {
     });
     expect(amountView(12_800, 'CNY', 'CNY', 1_000_000)).toMatchObject({ display_amount_minor: 12_800 });
     expect(rateText(138_900)).toBe('0.138900');
+  });
+
+  it('knows the ISO 4217 minor unit of every currency it shows and refuses to guess one it does not know', () => {
+    expect(MINOR_DIGITS).toEqual({ CNY: 2, USD: 2, EUR: 2, JPY: 0, GBP: 2, KRW: 0, AUD: 2, CAD: 2, HKD: 2 });
+    expect([
+      ISO_MINOR_UNITS.VND,
+      ISO_MINOR_UNITS.CLP,
+      ISO_MINOR_UNITS.KWD,
+      ISO_MINOR_UNITS.BHD,
+      ISO_MINOR_UNITS.SGD,
+    ]).toEqual([0, 0, 3, 3, 2]);
+    expect(() => minorDigitsOf('XYZ')).toThrow(RangeError);
+  });
+
+  it('writes the added display currencies with their own symbol and Chinese unit', () => {
+    expect(formatPrice({ amountMinor: 19_685, currency: 'KRW' })).toBe('₩19685');
+    expect(formatPrice({ amountMinor: 19_685, currency: 'KRW' }, 'chinese')).toBe('19685韩元');
+    expect(formatPrice({ amountMinor: 2_112, currency: 'AUD' })).toBe('A$21.12');
+    expect(formatPrice({ amountMinor: 1_921, currency: 'CAD' }, 'chinese')).toBe('19.21加元');
+    expect(formatPrice({ amountMinor: 10_812, currency: 'HKD' })).toBe('HK$108.12');
+  });
+
+  it('converts CNY to the zero-decimal currencies without a factor of 100', () => {
+    // CNY 100.00 at 196.85 won per yuan is 19,685 won; at 21.37 yen, 2,137 yen.
+    expect(amountView(10_000, 'CNY', 'KRW', 196_850_000).display_amount_minor).toBe(19_685);
+    expect(amountView(10_000, 'CNY', 'JPY', 21_370_000).display_amount_minor).toBe(2_137);
+    expect(convert({ amountMinor: 19_685, currency: 'KRW' }, 'CNY', rates)).toEqual({
+      amountMinor: 10_000,
+      currency: 'CNY',
+    });
   });
 });

@@ -8,7 +8,17 @@ import { useTestServer } from '../support/test-server';
 const server = useTestServer();
 
 const FORM = 'application/x-www-form-urlencoded';
-const RATES: Record<Currency, number> = { CNY: 1, USD: 0.1389, EUR: 0.1302, JPY: 21.37, GBP: 0.1101 };
+const RATES: Record<Currency, number> = {
+  CNY: 1,
+  USD: 0.1389,
+  EUR: 0.1302,
+  JPY: 21.37,
+  GBP: 0.1101,
+  KRW: 196.85,
+  AUD: 0.2112,
+  CAD: 0.1921,
+  HKD: 1.0812,
+};
 
 function decode(text: string): string {
   return text

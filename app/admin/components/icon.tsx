@@ -20,6 +20,7 @@ const PATHS = {
   coupons:
     'M3 7a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2v3a2 2 0 0 0 0 4v3a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2v-3a2 2 0 0 0 0-4zM14 5v14',
   content: 'M4 4h16v16H4zM8 8h8M8 12h8M8 16h5',
+  currencies: 'M4 8h13l-3-3M20 16H7l3 3',
   settings: 'M4 6h16M4 12h16M4 18h16M9 4v4M15 10v4M7 16v4',
 } as const;
 

@@ -7,6 +7,7 @@ import { EmptyState, PageHeader, Pill } from '../components/ui';
 import { AfterSaleTile, AfterSaleUrgentList, waitingAfterSales } from '../components/after-sale-home';
 import { loadUnclassifiedSkus, UnclassifiedSkusCard } from '../components/duties-parts';
 import { loadLowStock, LowStockCard } from '../components/low-stock-parts';
+import { loadStaleRates, StaleRatesCard } from '../components/currency-parts';
 
 /** Home: what needs doing now, and how sales go. A member without `orders:read` sees a greeting only. */
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
@@ -14,16 +15,24 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   const afterSales = waitingAfterSales(request.signal);
   const unclassified = loadUnclassifiedSkus(request.signal);
   const lowStock = loadLowStock(request.signal);
+  const staleRates = loadStaleRates(request.signal);
   try {
     return {
       dashboard: await adminApi<AdminDashboard>('/dashboard', { signal: request.signal }),
       afterSales: await afterSales,
       unclassified: await unclassified,
       lowStock: await lowStock,
+      staleRates: await staleRates,
     };
   } catch (error) {
     if (error instanceof AdminApiError && error.status === 403)
-      return { dashboard: null, afterSales: await afterSales, unclassified: null, lowStock: await lowStock };
+      return {
+        dashboard: null,
+        afterSales: await afterSales,
+        unclassified: null,
+        lowStock: await lowStock,
+        staleRates: await staleRates,
+      };
     throw error;
   }
 }
@@ -39,7 +48,7 @@ export function HydrateFallback() {
 }
 
 export default function HomePage() {
-  const { dashboard, afterSales, unclassified, lowStock } = usePageData<typeof clientLoader>();
+  const { dashboard, afterSales, unclassified, lowStock, staleRates } = usePageData<typeof clientLoader>();
   const { staff, locale } = useConsole();
   const t = useConsoleT();
   const greeting = t('console.home.greeting', { name: staff?.name ?? '' });
@@ -51,6 +60,7 @@ export default function HomePage() {
         </PageHeader>
         {afterSales ? <AfterSaleUrgentList waiting={afterSales} /> : null}
         {lowStock ? <LowStockCard list={lowStock} /> : null}
+        {staleRates ? <StaleRatesCard stale={staleRates} /> : null}
       </>
     );
   }
@@ -163,6 +173,7 @@ export default function HomePage() {
         </div>
         <div className="detail-grid__side">
           {afterSales ? <AfterSaleUrgentList waiting={afterSales} /> : null}
+          {staleRates ? <StaleRatesCard stale={staleRates} /> : null}
           <section className="card" aria-labelledby="refunds-title">
             <h2 className="card__title" id="refunds-title">
               {t('console.home.awaitingApproval')}

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Form, Link, useNavigation } from 'react-router';
 import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
-import type { PaymentMethodName } from '../../../server/shared/payment-methods';
-import { formatPrice } from '../../../server/shared/money';
+import type { PayMethodOption } from '../../../server/domains/payments/payments.schemas';
+import { formatPrice, type Currency } from '../../../server/shared/money';
 import { ORDER_STATUS } from '../../../server/shared/order-status';
 import { priceStyleFor } from '~/lib/currency';
 import { localePath, useLocale, useT } from '~/lib/i18n';
@@ -20,7 +20,7 @@ export function PayPage({
   error,
 }: {
   order: OrderDetail;
-  methods: readonly PaymentMethodName[];
+  methods: readonly PayMethodOption[];
   error?: string;
 }) {
   const t = useT();
@@ -30,10 +30,28 @@ export function PayPage({
   const busy = navigation.state !== 'idle' && navigation.formMethod === 'POST';
   const payable = order.status === ORDER_STATUS.pendingPayment;
   const detail = localePath(locale, `/my/order/${order.id}`);
-  const amount = formatPrice(
-    { amountMinor: order.total.amount_minor, currency: order.currency },
+  // What each method takes: the display amount where it charges the buyer's currency (ADR 0144).
+  const charged = (currency: Currency) =>
+    formatPrice(
+      {
+        amountMinor: currency === order.currency ? order.total.amount_minor : order.total.display_amount_minor,
+        currency,
+      },
+      priceStyleFor(locale),
+    );
+  const shown = formatPrice(
+    { amountMinor: order.total.display_amount_minor, currency: order.display_currency },
     priceStyleFor(locale),
   );
+  const chargeLine = (currency: Currency): string | null => {
+    if (order.display_currency === order.currency) return null;
+    if (currency === order.display_currency)
+      return t('pay.charge.yours', { code: currency, amount: charged(currency) });
+    return t('pay.charge.other', { code: currency, amount: charged(currency), approx: shown });
+  };
+  const currencies = new Set(methods.map((option) => option.charge_currency));
+  const [only] = currencies;
+  const button = currencies.size === 1 && only ? t('pay.button', { amount: charged(only) }) : t('pay.continue');
 
   useEffect(() => {
     if (error) toast.show(error, 'error');
@@ -69,7 +87,12 @@ export function PayPage({
         ) : payable ? (
           <>
             <Form method="post" reloadDocument={false} className="pay-form">
-              <PaymentMethodChoice methods={methods} />
+              <PaymentMethodChoice
+                methods={methods.map((option) => ({
+                  method: option.method,
+                  chargeLine: chargeLine(option.charge_currency),
+                }))}
+              />
               <BusyButton
                 type="submit"
                 className="button button--primary button--large button--block"
@@ -77,7 +100,7 @@ export function PayPage({
                 data-testid="pay-button"
               >
                 <LockSmallIcon size={18} />
-                {busy ? t('pay.redirecting') : t('pay.button', { amount })}
+                {busy ? t('pay.redirecting') : button}
               </BusyButton>
             </Form>
             <p className="secure-note">

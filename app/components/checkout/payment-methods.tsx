@@ -78,12 +78,17 @@ const MARKS: Record<PaymentMethodName, () => ReactElement> = {
  * The methods offered for this order as one radio group inside the pay form: the first is
  * chosen, and the Pay button posts the choice as `method`.
  */
-export function PaymentMethodChoice({ methods }: { methods: readonly PaymentMethodName[] }) {
+export function PaymentMethodChoice({
+  methods,
+}: {
+  /** Each method, with the currency and amount it charges when that is not plain (ADR 0144). */
+  methods: ReadonlyArray<{ method: PaymentMethodName; chargeLine: string | null }>;
+}) {
   const t = useT();
   return (
     <fieldset className="pay-methods" data-testid="pay-methods">
       <legend className="pay-methods__legend">{t('pay.methods.legend')}</legend>
-      {methods.map((method, index) => {
+      {methods.map(({ method, chargeLine }, index) => {
         const Mark = MARKS[method];
         return (
           <label key={method} className="pay-method" data-testid={`pay-method-${method}`}>
@@ -92,6 +97,11 @@ export function PaymentMethodChoice({ methods }: { methods: readonly PaymentMeth
             <span className="pay-method__text">
               <span className="pay-method__name">{t(`pay.method.${method}.name`)}</span>
               <span className="pay-method__line">{t(`pay.method.${method}.line`)}</span>
+              {chargeLine ? (
+                <span className="pay-method__charge" data-testid={`pay-charge-${method}`}>
+                  {chargeLine}
+                </span>
+              ) : null}
             </span>
           </label>
         );

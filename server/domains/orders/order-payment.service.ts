@@ -28,6 +28,8 @@ export interface OrderForPayment {
   /** What the buyer saw in their display currency, at the rate frozen on the order. */
   displayAmountMinor: number;
   displayCurrency: Currency;
+  /** Units of the display currency per settlement unit, in millionths, frozen when the order was placed. */
+  displayRateMicros: number;
   /** The delivery country (ISO 3166-1 alpha-2): which payment methods are offered depends on it. */
   country: string;
   locale: string;
@@ -66,6 +68,7 @@ export async function getOrderForPayment(
     currency: isCurrency(order.currency) ? order.currency : 'CNY',
     displayAmountMinor: order.displayTotalMinor,
     displayCurrency: isCurrency(order.displayCurrency) ? order.displayCurrency : 'CNY',
+    displayRateMicros: order.displayRateMicros,
     country: order.address.country_code,
     locale: order.locale,
     paymentDeadline: order.paymentDeadline,

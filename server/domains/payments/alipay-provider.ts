@@ -3,6 +3,7 @@ import { AlipaySdk, type AlipaySdkCommonResult } from 'alipay-sdk';
 import { rsaPrivateKeyPem, rsaPublicKeyPem } from '../../shared/rsa-keys';
 import { fenOf, yuanText } from './alipay-amount';
 import type { Currency } from '../../shared/money';
+import { chargesIn } from './charge-currency';
 import { WebhookVerificationError, type PaymentOutcome, type PaymentProvider } from './payment-provider';
 
 export interface AlipayProviderOptions {
@@ -21,7 +22,7 @@ export interface AlipayProviderOptions {
  * (ADR 0143). Orders charged in another currency are offered Alipay through Stripe, if at all.
  */
 export function alipayCharges(currency: Currency): boolean {
-  return currency === 'CNY';
+  return chargesIn('alipay', 'alipay', currency);
 }
 
 /** Alipay's interface and product code for each cashier. */

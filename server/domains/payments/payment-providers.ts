@@ -1,4 +1,6 @@
 import type { Env } from '../../shared/env';
+import type { Currency } from '../../shared/money';
+import { chargeCurrencyFor } from './charge-currency';
 import {
   PAYMENT_METHODS,
   PAYMENT_PROVIDERS,
@@ -79,20 +81,32 @@ export function paymentProviders(env: Env): PaymentProvider[] {
     .filter((provider) => provider !== null);
 }
 
-/** One method the buyer can choose, and the provider that takes it. */
+/** One method the buyer can choose, the provider that takes it, and the currency it charges. */
 export interface OfferedMethod {
   method: PaymentMethodName;
   provider: PaymentProvider;
+  chargeCurrency: Currency;
 }
 
 /**
- * The methods offered for an order in this currency to a buyer in this country, in the pay
- * page's order (PAYMENT_METHODS); each method once, taken by the first provider that offers it.
+ * The methods offered for an order to a buyer in this country, in the pay page's order
+ * (PAYMENT_METHODS); each method once, taken by the first provider that charges it in the
+ * buyer's display currency or in the settlement currency (`query.currency`), and charged in
+ * the first of those two it takes (chargeCurrencyFor). Without a display currency: the
+ * settlement currency alone.
  */
-export function offeredMethods(env: Env, query: MethodQuery): OfferedMethod[] {
+export function offeredMethods(env: Env, query: MethodQuery & { displayCurrency?: Currency }): OfferedMethod[] {
   const providers = paymentProviders(env);
+  const order = {
+    displayCurrency: query.displayCurrency ?? query.currency,
+    settlementCurrency: query.currency,
+    country: query.country,
+  };
   return PAYMENT_METHODS.flatMap((method) => {
-    const provider = providers.find((candidate) => candidate.methodsFor(query).includes(method));
-    return provider ? [{ method, provider }] : [];
+    for (const provider of providers) {
+      const chargeCurrency = chargeCurrencyFor(provider, method, order);
+      if (chargeCurrency) return [{ method, provider, chargeCurrency }];
+    }
+    return [];
   });
 }

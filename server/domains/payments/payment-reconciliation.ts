@@ -23,8 +23,8 @@ export async function refreshPayment(ctx: AppContext, payment: Payment): Promise
       paymentId: payment.id,
       providerRef: payment.providerRef,
       method: payment.method,
-      amountMinor: payment.amountMinor,
-      currency: payment.currency,
+      amountMinor: payment.chargedAmountMinor,
+      currency: payment.chargedCurrency,
     });
     if (found === 'pending') return 'pending';
     const eventId = `reconcile:${payment.id}:${found.type}`;

@@ -3,6 +3,7 @@ import { payDevice } from './buyer-device';
 import { rowId } from '../../shared/ids.schemas';
 import { PAYMENT_METHODS, PAYMENT_PROVIDERS } from './payment-provider';
 import { PAYMENT_STATES } from '../../db/schema';
+import { currencyCode } from '../../shared/money.schemas';
 
 /** A positive id, as a JSON number or a numeric string; a missing one is "required", not "not a number". */
 const id = z.preprocess((value) => (typeof value === 'string' && value.trim() !== '' ? Number(value) : value), rowId);
@@ -26,6 +27,15 @@ export const payBody = z.strictObject({
 export const payMethodForm = payBody.pick({ method: true });
 
 export const orderIdParams = z.object({ id });
+
+/** A method the pay page offers and the currency it charges (ADR 0144). */
+export const payMethodOption = z.object({
+  method: z.enum(PAYMENT_METHODS),
+  charge_currency: currencyCode.describe(
+    "the buyer's display currency where the method takes it, else the settlement currency",
+  ),
+});
+export type PayMethodOption = z.infer<typeof payMethodOption>;
 
 export const payAnswer = z.object({ payment_id: z.number().int(), redirect_url: z.string() });
 

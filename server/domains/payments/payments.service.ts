@@ -9,6 +9,7 @@ import { canTransition } from './payment-lifecycle';
 import {
   PAYMENT_PROVIDERS,
   WebhookVerificationError,
+  type AmountParts,
   type CheckoutSession,
   type MethodQuery,
   type PaymentEvent,
@@ -17,7 +18,9 @@ import {
   type PaymentProviderName,
 } from './payment-provider';
 import { offeredMethods, providerNamed, type OfferedMethod } from './payment-providers';
-import type { PaymentStatusView, WebhookOutcome } from './payments.schemas';
+import type { PayMethodOption, PaymentStatusView, WebhookOutcome } from './payments.schemas';
+import { amountView, type Currency } from '../../shared/money';
+import { chargeableInDisplay } from '../exchange-rates/exchange-rates.service';
 import { onlyRow } from '../../db/rows';
 
 export type Payment = typeof payments.$inferSelect;
@@ -54,21 +57,65 @@ function refusalFor(order: OrderForPayment): PaymentRefusedError | null {
   return order.payable ? null : new PaymentRefusedError('payments.orderNotPayable');
 }
 
-/** The methods the pay page lists for an order, in order: its currency and the buyer's country decide. */
-export function paymentMethodsFor(ctx: AppContext, order: MethodQuery): PaymentMethodName[] {
-  return offeredMethods(ctx.env, order).map((offer) => offer.method);
+/**
+ * The currency the buyer may be charged in besides the settlement one: their display currency
+ * while its rate is fresh, else the settlement currency again (ADR 0144).
+ */
+async function chargeableDisplay(ctx: AppContext, order: Pick<PayOptionsQuery, 'currency' | 'displayCurrency'>) {
+  return (await chargeableInDisplay(ctx, order.displayCurrency, order.currency))
+    ? order.displayCurrency
+    : order.currency;
+}
+
+/** An order as the pay page asks about it: settlement and display currency, and the buyer's country. */
+export type PayOptionsQuery = MethodQuery & { displayCurrency: Currency };
+
+async function offeredFor(ctx: AppContext, order: PayOptionsQuery): Promise<OfferedMethod[]> {
+  return offeredMethods(ctx.env, { ...order, displayCurrency: await chargeableDisplay(ctx, order) });
+}
+
+/**
+ * The methods the pay page lists for an order, in order, each with the currency it charges:
+ * the order's currencies and the buyer's country decide.
+ */
+export async function paymentMethodsFor(ctx: AppContext, order: PayOptionsQuery): Promise<PayMethodOption[]> {
+  return (await offeredFor(ctx, order)).map((offer) => ({
+    method: offer.method,
+    charge_currency: offer.chargeCurrency,
+  }));
+}
+
+/**
+ * What a payment in `currency` takes: the settlement amounts, or the buyer's display amounts
+ * at the order's frozen rate (the total is the one the buyer was shown; the parts, for
+ * gateways that show a breakdown, are each converted, and PayPal's item total is what is left).
+ */
+function chargeOf(order: OrderForPayment, currency: Currency): { amountMinor: number; amountParts: AmountParts } {
+  if (currency === order.currency) return { amountMinor: order.amountMinor, amountParts: order.amountParts };
+  const at = (minor: number) =>
+    amountView(minor, order.currency, currency, order.displayRateMicros).display_amount_minor;
+  const parts = order.amountParts;
+  return {
+    amountMinor: order.displayAmountMinor,
+    amountParts: {
+      goodsMinor: at(parts.goodsMinor),
+      shippingMinor: at(parts.shippingMinor),
+      discountMinor: at(parts.discountMinor),
+      dutiesMinor: at(parts.dutiesMinor),
+    },
+  };
 }
 
 /**
  * The method a new payment uses: the buyer's choice when the shop offers it for this order,
  * else (no choice sent) the first one offered, or the first of the named provider's.
  */
-function chosenMethod(
+async function chosenMethod(
   ctx: AppContext,
   order: OrderForPayment,
   input: { method?: PaymentMethodName; provider?: PaymentProviderName },
-): OfferedMethod {
-  const offered = offeredMethods(ctx.env, { currency: order.currency, country: order.country });
+): Promise<OfferedMethod> {
+  const offered = await offeredFor(ctx, order);
   const matching = offered.filter(
     (offer) =>
       (!input.method || offer.method === input.method) && (!input.provider || offer.provider.name === input.provider),
@@ -99,7 +146,8 @@ export async function startPayment(
   const order = await ownOrder(ctx, input.orderId);
   const refusal = refusalFor(order);
   if (refusal) throw refusal;
-  const { method, provider } = chosenMethod(ctx, order, input);
+  const { method, provider, chargeCurrency } = await chosenMethod(ctx, order, input);
+  const charge = chargeOf(order, chargeCurrency);
 
   const payment = onlyRow(
     await ctx.db
@@ -111,8 +159,8 @@ export async function startPayment(
         method,
         amountMinor: order.amountMinor,
         currency: order.currency,
-        chargedAmountMinor: order.amountMinor,
-        chargedCurrency: order.currency,
+        chargedAmountMinor: charge.amountMinor,
+        chargedCurrency: chargeCurrency,
       })
       .returning(),
   );
@@ -123,9 +171,9 @@ export async function startPayment(
       paymentId: payment.id,
       orderId: order.id,
       method,
-      amountMinor: payment.amountMinor,
-      currency: payment.currency,
-      amountParts: order.amountParts,
+      amountMinor: payment.chargedAmountMinor,
+      currency: payment.chargedCurrency,
+      amountParts: charge.amountParts,
       country: order.country,
       locale: ctx.locale,
       device: buyerDevice(input.device, input.hints ?? {}),
@@ -214,13 +262,18 @@ async function settlePayment(ctx: TransactionContext, payment: Payment, outcome:
   if (!canTransition(payment.status, 'succeeded', 'capture')) return { outcome: 'stale', payment };
   const chargeRef = outcome.chargeRef ?? null;
   const paidAt = new Date();
-  // Orders checks the captured amount against the order itself and keeps a cancelled order cancelled.
+  // What the gateway took, against what it was asked to charge; taken as asked, the order's own
+  // amount is what was paid, and orders checks it against the order and keeps a cancelled order cancelled.
+  const taken = {
+    amountMinor: outcome.amountMinor ?? payment.chargedAmountMinor,
+    currency: outcome.currency ?? payment.chargedCurrency,
+  };
+  const asCharged = taken.amountMinor === payment.chargedAmountMinor && taken.currency === payment.chargedCurrency;
   const marked = await markOrderPaid(ctx, {
     orderId: payment.orderId,
     paymentId: String(payment.id),
     paidAt,
-    amountMinor: outcome.amountMinor ?? payment.amountMinor,
-    currency: outcome.currency ?? payment.currency,
+    ...(asCharged ? { amountMinor: payment.amountMinor, currency: payment.currency } : taken),
   });
   if (marked.outcome === 'paid') {
     await setPayment(ctx.db, payment.id, { status: 'succeeded', chargeRef, paidAt, lastError: null });
@@ -393,8 +446,8 @@ export async function refundPayment(ctx: AppContext, paymentId: number): Promise
       paymentId: payment.id,
       providerRef: payment.providerRef,
       chargeRef: payment.chargeRef,
-      amountMinor: payment.amountMinor,
-      currency: payment.currency,
+      amountMinor: payment.chargedAmountMinor,
+      currency: payment.chargedCurrency,
       idempotencyKey: `refund-payment-${payment.id}`,
       whole: true,
     });

@@ -1,4 +1,4 @@
-import type { Currency } from '../../shared/money';
+import { chargesIn } from './charge-currency';
 import type { PaymentLookup, PaymentOutcome, PaymentProvider } from './payment-provider';
 import { minorUnitsOf, paypalAmount } from './paypal/paypal-amount';
 import {
@@ -20,12 +20,6 @@ export interface PayPalProviderOptions {
   /** Tests only: a local fake instead of PayPal's hosts; its origin is then the only certificate host. */
   apiBase?: string;
 }
-
-/**
- * The shop's currencies PayPal charges buyers abroad in. CNY is PayPal's only for accounts
- * inside China, so a CNY order is not offered PayPal (ADR 0142).
- */
-const PAYPAL_CURRENCIES: readonly Currency[] = ['USD', 'EUR', 'GBP', 'JPY'];
 
 /** The checkout page's language: PayPal takes a BCP 47 tag it supports. */
 const PAYPAL_LOCALES = { en: 'en-US', 'zh-cn': 'zh-CN' } as const;
@@ -91,7 +85,7 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
 
   return {
     name: 'paypal',
-    methodsFor: (query) => (PAYPAL_CURRENCIES.includes(query.currency) ? ['paypal'] : []),
+    methodsFor: (query) => (chargesIn('paypal', 'paypal', query.currency) ? ['paypal'] : []),
     async createCheckout(_ctx, request) {
       const order = await client.createOrder(
         {

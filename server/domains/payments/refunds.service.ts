@@ -4,7 +4,7 @@ import { orders, payments, refunds } from '../../db/schema';
 import type { AppContext, StaffActing, Transaction, TransactionContext } from '../../context';
 import { onlyRow } from '../../db/rows';
 import { AppError, ForbiddenError, NotFoundError } from '../../shared/errors';
-import { formatPrice, isCurrency } from '../../shared/money';
+import { amountView, formatPrice, isCurrency, RATE_SCALE, type Currency } from '../../shared/money';
 import { ORDER_STATUS } from '../../shared/order-status';
 import { recordAudit, systemActor } from '../audit/audit.service';
 import { enqueueEffect } from '../outbox/outbox.service';
@@ -62,6 +62,8 @@ function refundAudit(refund: RefundRow) {
     payment_id: refund.paymentId,
     amount_minor: refund.amountMinor,
     currency: refund.currency,
+    charged_amount_minor: refund.chargedAmountMinor,
+    charged_currency: refund.chargedCurrency,
     status: refund.status,
   };
 }
@@ -71,13 +73,44 @@ async function refundByKey(ctx: AppContext, key: string): Promise<RefundRow | un
   return row;
 }
 
-/** What refunds not failed or rejected already hold of a payment. */
+/** What refunds not failed or rejected already hold of a payment: in the settlement currency, and as charged. */
 async function heldOf(ctx: AppContext, paymentId: number): Promise<number> {
+  return (await heldBoth(ctx, paymentId)).settlement;
+}
+
+async function heldBoth(ctx: AppContext, paymentId: number): Promise<{ settlement: number; charged: number }> {
   const [row] = await ctx.db
-    .select({ sum: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
+    .select({
+      settlement: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number),
+      charged: sql<number>`coalesce(sum(${refunds.chargedAmountMinor}), 0)`.mapWith(Number),
+    })
     .from(refunds)
     .where(and(eq(refunds.paymentId, paymentId), inArray(refunds.status, [...REFUND_HOLDING_STATES])));
-  return row?.sum ?? 0;
+  return { settlement: row?.settlement ?? 0, charged: row?.charged ?? 0 };
+}
+
+/**
+ * What a refund of `amountMinor` (settlement) gives back in the currency the payment was
+ * charged in (ADR 0144): converted at the order's frozen rate, never more than is left of the
+ * charge; the refund that empties the payment takes exactly what is left, rounding included.
+ */
+export function chargedRefundOf(input: {
+  amountMinor: number;
+  settlementLeft: number;
+  chargedLeft: number;
+  settlementCurrency: Currency;
+  chargedCurrency: Currency;
+  rateMicros: number;
+}): number {
+  if (input.chargedCurrency === input.settlementCurrency) return input.amountMinor;
+  if (input.amountMinor >= input.settlementLeft) return input.chargedLeft;
+  const converted = amountView(
+    input.amountMinor,
+    input.settlementCurrency,
+    input.chargedCurrency,
+    input.rateMicros,
+  ).display_amount_minor;
+  return Math.min(converted, input.chargedLeft);
 }
 
 async function enqueueRefund(ctx: TransactionContext, refundId: number): Promise<void> {
@@ -123,8 +156,21 @@ export async function refundInTransaction(
   // A concurrent request with the same key waited on the lock above; it finds the refund now.
   const raced = await refundByKey(t, input.idempotencyKey);
   if (raced) return sameRequest(raced, input.orderId, input.afterSaleId ?? null);
-  const left = payment.amountMinor - (await heldOf(t, payment.id));
+  const held = await heldBoth(t, payment.id);
+  const left = payment.amountMinor - held.settlement;
   if (input.amountMinor > left) throw new RefundExceedsError(money(Math.max(left, 0), payment.currency));
+  const [order] = await tx
+    .select({ rateMicros: orders.displayRateMicros })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
+  const chargedAmountMinor = chargedRefundOf({
+    amountMinor: input.amountMinor,
+    settlementLeft: left,
+    chargedLeft: payment.chargedAmountMinor - held.charged,
+    settlementCurrency: payment.currency,
+    chargedCurrency: payment.chargedCurrency,
+    rateMicros: order?.rateMicros ?? Number(RATE_SCALE),
+  });
   const limit = t.staff.refundLimitMinor;
   const withinLimit = limit === null || input.amountMinor <= limit;
   const refund = onlyRow(
@@ -136,8 +182,8 @@ export async function refundInTransaction(
         afterSaleId: input.afterSaleId ?? null,
         amountMinor: input.amountMinor,
         currency: payment.currency,
-        chargedAmountMinor: input.amountMinor,
-        chargedCurrency: payment.currency,
+        chargedAmountMinor,
+        chargedCurrency: payment.chargedCurrency,
         reason: input.reason,
         status: withinLimit ? 'pending' : 'awaiting_approval',
         idempotencyKey: input.idempotencyKey,
@@ -271,8 +317,8 @@ export async function executeRefund(ctx: AppContext, job: z.infer<typeof refundE
       paymentId: payment.id,
       providerRef: payment.providerRef,
       chargeRef: payment.chargeRef,
-      amountMinor: refund.amountMinor,
-      currency: refund.currency,
+      amountMinor: refund.chargedAmountMinor,
+      currency: refund.chargedCurrency,
       idempotencyKey: refund.idempotencyKey,
     });
     await confirmRefund(ctx, refund.id, refundRef);

@@ -1,5 +1,4 @@
 import Stripe from 'stripe';
-import type { Currency } from '../../shared/money';
 import type { STRIPE_PAYMENT_METHODS } from '../../shared/payment-methods';
 import {
   WebhookVerificationError,
@@ -7,23 +6,9 @@ import {
   type PaymentOutcome,
   type PaymentProvider,
 } from './payment-provider';
+import { chargesIn } from './charge-currency';
 
 type StripeMethod = (typeof STRIPE_PAYMENT_METHODS)[number];
-
-/**
- * The presentment currencies Stripe Checkout takes per method (docs.stripe.com, "Determine
- * compatibility" of each method's guide; cards take every currency the shop uses). Alipay and
- * WeChat Pay are wallets of buyers from China wherever they live, so the buyer's country does
- * not narrow them.
- */
-const STRIPE_METHOD_CURRENCIES: Record<Exclude<StripeMethod, 'card'>, ReadonlySet<string>> = {
-  alipay: new Set(['AUD', 'CAD', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'NZD', 'SGD', 'USD', 'MYR']),
-  wechat_pay: new Set(['AUD', 'CAD', 'CNY', 'EUR', 'GBP', 'HKD', 'JPY', 'SGD', 'USD', 'DKK', 'NOK', 'SEK', 'CHF']),
-};
-
-function stripeTakes(method: StripeMethod, currency: Currency): boolean {
-  return method === 'card' || STRIPE_METHOD_CURRENCIES[method].has(currency);
-}
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -71,7 +56,7 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
   });
   return {
     name: 'stripe',
-    methodsFor: ({ currency }) => options.methods.filter((method) => stripeTakes(method, currency)),
+    methodsFor: ({ currency }) => options.methods.filter((method) => chargesIn('stripe', method, currency)),
     async createCheckout(_ctx, request) {
       const method = options.methods.find((offered) => offered === request.method);
       if (!method) throw new Error(`stripe: method ${request.method} is not offered`);

@@ -3,6 +3,7 @@ import { pickText, type Locale } from '../../../i18n/locales';
 import { siteSettings } from '../../db/schema';
 import type { AppContext } from '../../context';
 import { bumpContentVersion, keptUntilContentChanges } from '../../shared/content-version';
+import { rateValues, storedExchangeRates } from '../exchange-rates/exchange-rates.service';
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from './site-settings.defaults';
 import type { SeoConfigView, SiteConfigView, SiteManageView } from './site-settings.schemas';
 
@@ -10,7 +11,10 @@ import type { SeoConfigView, SiteConfigView, SiteManageView } from './site-setti
 const keptSettings = keptUntilContentChanges(async (ctx): Promise<SiteSettings> => {
   const rows = await ctx.db.select().from(siteSettings);
   const stored = Object.fromEntries(rows.map((row) => [row.key, row.value]));
-  return { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
+  const settings = { ...DEFAULT_SITE_SETTINGS, ...stored } as SiteSettings;
+  // Exchange rates live in their own table, with their time and source (ADR 0144).
+  const rates = rateValues(await storedExchangeRates(ctx), settings.currency, DEFAULT_SITE_SETTINGS.exchange_rates);
+  return { ...settings, exchange_rates: rates };
 });
 
 export function getSiteSettings(ctx: AppContext): Promise<SiteSettings> {

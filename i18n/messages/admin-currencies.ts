@@ -1,0 +1,71 @@
+import { defineMessages } from '../define';
+
+/** The console's currencies screen (exchange rates with their time and source), home's stale-rate card, and the refusals. */
+export const adminCurrencyMessages = defineMessages({
+  en: {
+    'console.nav.currencies': 'Currencies',
+    'console.currencies.title': 'Currencies and exchange rates',
+    'console.currencies.intro':
+      'Each rate is how many units of the currency buy 1 {settlement}. Prices are shown to buyers converted at these rates; an order keeps the rate of the moment it was placed, and buyers are charged in their currency at that rate where the payment method allows.',
+    'console.currencies.col.currency': 'Currency',
+    'console.currencies.col.rate': 'Rate per 1 {settlement}',
+    'console.currencies.col.source': 'Source',
+    'console.currencies.col.setAt': 'Set',
+    'console.currencies.col.status': 'Status',
+    'console.currencies.setBy': 'by {who}',
+    'console.currencies.fresh': 'Current',
+    'console.currencies.stale': 'Stale',
+    'console.currencies.staleHint':
+      'A rate older than {hours} hours is stale. Buyers still see prices converted at it (marked approximate), but are charged in {settlement} until it is updated.',
+    'console.currencies.edit': 'Update',
+    'console.currencies.editTitle': 'Update the {currency} rate',
+    'console.currencies.rate': 'Units of {currency} per 1 {settlement}',
+    'console.currencies.rateHint': 'Up to six decimals, e.g. 21.37',
+    'console.currencies.source': 'Source',
+    'console.currencies.sourceHint': 'Where the figure comes from, e.g. ECB reference rate 2026-11-27',
+    'console.currencies.save': 'Save rate',
+    'console.currencies.cancel': 'Cancel',
+    'console.currencies.saved': 'The {currency} rate is saved; prices follow at once.',
+    'console.currencies.none': 'No exchange rates are stored yet.',
+    'console.home.staleRates': 'Stale exchange rates',
+    'console.home.staleRatesNote': '{currencies}: buyers are charged in {settlement} until the rates are updated.',
+    'console.home.updateRates': 'Update rates',
+    'exchangeRate.settlement': '{currency} is the settlement currency: its rate is always 1.',
+    'exchangeRate.outOfBounds': 'The rate must be greater than 0 and at most 1,000,000.',
+    'exchangeRate.tooFar':
+      'The new rate is more than twice or less than half the current {current}. Check the figure: units of {currency} per one unit of the settlement currency.',
+  },
+  'zh-cn': {
+    'console.nav.currencies': '货币与汇率',
+    'console.currencies.title': '货币与汇率',
+    'console.currencies.intro':
+      '汇率指 1 {settlement} 可兑换的该货币数量。买家看到的价格按这些汇率换算；订单保留下单时的汇率，支付方式支持时按该汇率以买家货币收款。',
+    'console.currencies.col.currency': '货币',
+    'console.currencies.col.rate': '每 1 {settlement} 汇率',
+    'console.currencies.col.source': '来源',
+    'console.currencies.col.setAt': '设置时间',
+    'console.currencies.col.status': '状态',
+    'console.currencies.setBy': '设置人 {who}',
+    'console.currencies.fresh': '有效',
+    'console.currencies.stale': '已过期',
+    'console.currencies.staleHint':
+      '超过 {hours} 小时未更新的汇率视为过期。买家仍会看到按其换算的参考价格，但在更新前将以 {settlement} 收款。',
+    'console.currencies.edit': '更新',
+    'console.currencies.editTitle': '更新 {currency} 汇率',
+    'console.currencies.rate': '每 1 {settlement} 兑换的 {currency} 数量',
+    'console.currencies.rateHint': '最多六位小数，例如 21.37',
+    'console.currencies.source': '来源',
+    'console.currencies.sourceHint': '汇率出处，例如：欧洲央行参考汇率 2026-11-27',
+    'console.currencies.save': '保存汇率',
+    'console.currencies.cancel': '取消',
+    'console.currencies.saved': '{currency} 汇率已保存，价格即时更新。',
+    'console.currencies.none': '尚未保存任何汇率。',
+    'console.home.staleRates': '汇率已过期',
+    'console.home.staleRatesNote': '{currencies}：更新汇率前，买家将以 {settlement} 付款。',
+    'console.home.updateRates': '更新汇率',
+    'exchangeRate.settlement': '{currency} 是结算货币，其汇率恒为 1。',
+    'exchangeRate.outOfBounds': '汇率必须大于 0 且不超过 1,000,000。',
+    'exchangeRate.tooFar':
+      '新汇率超过当前汇率 {current} 的两倍或不足一半。请核对：每 1 单位结算货币可兑换的 {currency} 数量。',
+  },
+});
