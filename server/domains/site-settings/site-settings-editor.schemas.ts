@@ -1,4 +1,5 @@
-import { isValid as isCountryCode } from 'i18n-iso-countries';
+// A CommonJS module: the bundled server (plain Node ESM) only sees its default export.
+import isoCountries from 'i18n-iso-countries';
 import { z } from 'zod';
 import { mediaAddress } from '../../shared/content-blocks';
 import { CURRENCIES } from '../../shared/money';
@@ -15,7 +16,7 @@ const imageAddress = mediaAddress.min(1);
 const countryCode = z
   .string()
   .regex(/^[A-Z]{2}$/, 'validation.countryCode')
-  .refine((code) => isCountryCode(code), 'validation.countryCode');
+  .refine((code) => isoCountries.isValid(code), 'validation.countryCode');
 
 function distinct<T>(list: readonly T[]): boolean {
   return new Set(list).size === list.length;
