@@ -25,9 +25,9 @@ import { adminCustomerRoutes } from './http/routes/admin-customers.routes';
 import { adminAuditRoutes } from './http/routes/admin-audit.routes';
 import { adminSettingsRoutes } from './http/routes/admin-settings.routes';
 import { adminContentRoutes } from './http/routes/admin-content.routes';
-import { adminMediaRoutes } from './http/routes/admin-media.routes';
 import { adminGroupRoutes } from './http/routes/admin-groups.routes';
 import { adminInventoryRoutes } from './http/routes/admin-inventory.routes';
+import { adminMediaRoutes } from './http/routes/admin-media.routes';
 import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
 import { adminCurrencyRoutes } from './http/routes/admin-currencies.routes';
 import { adminCouponRoutes } from './http/routes/admin-coupons.routes';
@@ -50,6 +50,7 @@ import { siteRoutes } from './http/routes/site.routes';
 import { uploadRoutes } from './http/routes/upload.routes';
 import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
+import { createPrivatePageCache } from './http/private-page-cache';
 import { zodValidatorCompiler } from './http/validation';
 import { registerBackgroundJobs, type BackgroundJobOptions } from './jobs/background-jobs';
 import { NotFoundError } from './shared/errors';
@@ -172,9 +173,9 @@ export async function buildApp({
           await admin.register(adminAuditRoutes);
           await admin.register(adminSettingsRoutes);
           await admin.register(adminContentRoutes);
-          await admin.register(adminMediaRoutes);
           await admin.register(adminGroupRoutes);
           await admin.register(adminInventoryRoutes);
+          await admin.register(adminMediaRoutes);
           await admin.register(adminShippingRoutes);
           await admin.register(adminCurrencyRoutes);
           await admin.register(adminCouponRoutes);
@@ -215,7 +216,13 @@ export async function buildApp({
       },
     });
   }
-  if (storefront) await registerStorefront(app, { ...storefront, responseCache });
+  if (storefront) {
+    const privatePages = createPrivatePageCache({
+      ttlSeconds: env.PRIVATE_PAGE_CACHE_SECONDS,
+      maxBytes: env.PRIVATE_PAGE_CACHE_MB * 1024 * 1024,
+    });
+    await registerStorefront(app, { ...storefront, responseCache, privatePages });
+  }
   registerBackgroundJobs(app, appContext, backgroundJobs);
 
   return app;

@@ -6,7 +6,8 @@ import type { Route } from './+types/account-area';
 /**
  * The account pages (My Orders and an order, the address book, the profile) around their
  * navigation, with the order counts of its status links. Under the guard layout: rendered per
- * buyer and never cached, so the counts may be in the HTML.
+ * buyer and never shared, so the counts may be in the HTML (a render is kept for the buyer's
+ * own session only, until anything it shows changes: server/http/private-page-cache.ts).
  */
 export async function loader({ context }: Route.LoaderArgs): Promise<AccountAreaData> {
   const user = requireSessionUser(context);

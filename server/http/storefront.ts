@@ -5,6 +5,8 @@ import { services, type StorefrontLoadContext } from '../services';
 import { BadRequestError } from '../shared/errors';
 import { resolveSession } from './auth';
 import { isSharedPage, pathLocaleOf, withoutTrackingParams } from './cache-keys';
+import { CSRF_COOKIE } from './csrf';
+import type { PrivatePageCache } from './private-page-cache';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from './request-context';
 import type { ResponseCache } from './response-cache';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
@@ -69,9 +71,15 @@ function sendWebResponse(reply: FastifyReply, response: Response, readBody?: Buf
  */
 export async function registerStorefront(
   app: FastifyInstance,
-  options: { loadBuild: ServerBuildSource; mode: 'development' | 'production'; responseCache?: ResponseCache | null },
+  options: {
+    loadBuild: ServerBuildSource;
+    mode: 'development' | 'production';
+    responseCache?: ResponseCache | null;
+    privatePages?: PrivatePageCache | null;
+  },
 ): Promise<void> {
   const cache = options.mode === 'production' ? options.responseCache : null;
+  const privatePages = options.mode === 'production' ? options.privatePages : null;
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
@@ -90,6 +98,8 @@ export async function registerStorefront(
       config: { storefrontPage: true },
       handler: async (request, reply) => {
         const pathLocale = pathLocaleOf(request.url);
+        const setsCookies =
+          !request.cookies[CSRF_COOKIE] || (pathLocale !== undefined && request.cookies[LOCALE_COOKIE] !== pathLocale);
         reply.issueCsrfCookie();
         // Remembering the language here rather than in a loader keeps cached pages free of Set-Cookie.
         if (pathLocale && request.cookies[LOCALE_COOKIE] !== pathLocale) {
@@ -98,13 +108,23 @@ export async function registerStorefront(
         // A catalogue page is rendered for nobody in particular, whoever asks (cache-keys.ts);
         // a form post is an action, which may need to know whose it is.
         const isRead = request.method === 'GET' || request.method === 'HEAD';
-        if (!(isRead && isSharedPage(request.url))) await resolveSession(request, reply);
+        const session = isRead && isSharedPage(request.url) ? null : await resolveSession(request, reply);
+        const privateKey =
+          session && privatePages ? await privatePages.keyFor(request, session, { setsCookies }) : undefined;
+        const kept = privateKey && privatePages?.get(privateKey);
+        if (kept && privatePages) return privatePages.send(request, reply, kept, 'hit');
         const context: StorefrontLoadContext = {
           ctx: pathLocale ? { ...request.ctx, locale: pathLocale } : request.ctx,
           services,
         };
         const handle = await handlerFor();
         const response = await handle(toWebRequest(request, reply), context as never);
+
+        if (privateKey && privatePages && response.status === 200 && response.body) {
+          const body = Buffer.from(await response.arrayBuffer());
+          const entry = privatePages.store(privateKey, { status: response.status, headers: response.headers, body });
+          return entry ? privatePages.send(request, reply, entry, 'miss') : sendWebResponse(reply, response, body);
+        }
 
         // store() refuses anything that read a session or a cart (request.ctx.privacy).
         if (

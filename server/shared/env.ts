@@ -53,6 +53,10 @@ const envSchema = z.object({
     .min(1024)
     .default(5 * 1024 * 1024),
   PAGE_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(60),
+  /** Longest a buyer's account page is kept for their session (ADR 0095); changes retire it at once; 0 turns it off. */
+  PRIVATE_PAGE_CACHE_SECONDS: z.coerce.number().int().min(0).default(300),
+  /** Memory this process gives kept account pages, in MB. */
+  PRIVATE_PAGE_CACHE_MB: z.coerce.number().int().min(1).default(32),
   /** Largest image the console accepts (POST /v1/admin/media/images and /site-images). */
   MEDIA_MAX_BYTES: z.coerce
     .number()

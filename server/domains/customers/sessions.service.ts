@@ -45,7 +45,14 @@ export async function createSession(ctx: AppContext, userId: number): Promise<Is
 }
 
 export type SessionLookup =
-  | { status: 'active'; user: SessionUser; expiresAt: Date; refreshDue: boolean }
+  | {
+      status: 'active';
+      user: SessionUser;
+      expiresAt: Date;
+      refreshDue: boolean;
+      /** users.pages_version: moves with every change the buyer's account pages show. */
+      pagesVersion: number;
+    }
   | { status: 'expired' }
   | { status: 'missing' };
 
@@ -73,6 +80,7 @@ function prepareSessionLookup(db: AppContext['db']) {
       sex: users.sex,
       disabledAt: users.disabledAt,
       erasedAt: users.erasedAt,
+      pagesVersion: users.pagesVersion,
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -101,9 +109,17 @@ export async function lookupSession(
   }
   // A disabled or erased account has its sessions revoked; this also stops one opened in a race with that.
   if (row.revokedAt || row.expiresAt <= now || row.disabledAt || row.erasedAt) return { status: 'expired' };
-  const { expiresAt, revokedAt: _revoked, rotatedAt, disabledAt: _disabled, erasedAt: _erased, ...user } = row;
+  const {
+    expiresAt,
+    revokedAt: _revoked,
+    rotatedAt,
+    disabledAt: _disabled,
+    erasedAt: _erased,
+    pagesVersion,
+    ...user
+  } = row;
   const refreshDue = !rotatedAt && expiresAt.getTime() - now.getTime() < SESSION_REFRESH_WINDOW_SECONDS * 1000;
-  return { status: 'active', user, expiresAt, refreshDue };
+  return { status: 'active', user, expiresAt, refreshDue, pagesVersion };
 }
 
 /**
