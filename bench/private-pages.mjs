@@ -123,7 +123,8 @@ try {
       }
     }
     const first = buyers[0].session;
-    const cookie = { cookie: `access_token=${first.token}; signed_in=1` };
+    // The cookies a browser holds after its first page: the session, the CSRF and language cookies.
+    const cookie = { cookie: `access_token=${first.token}; signed_in=1; csrf_token=bench-browser; lang=en` };
     const apiHeaders = { token: first.token, sign: first.sign, lang: 'en' };
     const targets = [
       { name: 'My Orders page', path: '/en/my/order', headers: cookie, minRps: MY_ORDERS_TARGET_RPS },
