@@ -16,6 +16,7 @@ export const adminContentMessages = defineMessages({
     'console.settings.saved': 'Settings saved. Every page shows them now.',
     'console.settings.logoPreview': 'Logo preview',
     'console.settings.upload': 'Upload…',
+    'console.settings.contactPhone': 'Contact phone',
     'console.settings.faviconPreview': 'Icon preview',
     'console.settings.imageHint': 'An address the shop serves (/images/…, /brand/…) or an https address.',
     'console.settings.analyticsWarning':
@@ -75,7 +76,6 @@ export const adminContentMessages = defineMessages({
     'field.country_list': 'Countries shipped to',
     'field.display_currencies': 'Currencies offered',
     'field.contact_email': 'Contact email',
-    'field.contact_phone': 'Contact phone',
     'field.announcement': 'Announcement',
     'field.order_payment_timeout_minutes': 'Payment timeout',
     'field.order_auto_confirm_days': 'Receipt confirmation',
@@ -110,6 +110,7 @@ export const adminContentMessages = defineMessages({
     'console.settings.saved': '设置已保存，所有页面已显示新设置。',
     'console.settings.logoPreview': 'Logo 预览',
     'console.settings.upload': '上传…',
+    'console.settings.contactPhone': '联系电话',
     'console.settings.faviconPreview': '图标预览',
     'console.settings.imageHint': '本店地址（/images/…、/brand/…）或 https 地址。',
     'console.settings.analyticsWarning':
@@ -168,7 +169,6 @@ export const adminContentMessages = defineMessages({
     'field.country_list': '配送国家',
     'field.display_currencies': '提供的货币',
     'field.contact_email': '联系邮箱',
-    'field.contact_phone': '联系电话',
     'field.announcement': '公告',
     'field.order_payment_timeout_minutes': '付款时限',
     'field.order_auto_confirm_days': '自动确认收货',

@@ -7,7 +7,8 @@ import type { ContentPageBody, ContentPageEditorView } from '../../../server/dom
 import { ContentBlocks } from '~/components/content/content-blocks';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsoleT, usePageData } from '../lib/console-context';
-import { ErrorNotice, Notice, PageHeader, SkeletonRows, useAction } from '../components/ui';
+import { PageHeader, SkeletonRows, useAction } from '../components/ui';
+import { SaveBar } from '../components/save-bar';
 import { LocalizedInputs } from '../components/localized-inputs';
 import { BlockEditor, emptyBlock } from '../components/block-editor';
 import '../styles/content-settings.css';
@@ -182,13 +183,7 @@ export default function ContentPageEditorPage() {
             </section>
           ))}
         </div>
-        <div className="settings-actions">
-          <ErrorNotice error={save.error} />
-          {saved ? <Notice>{t('console.content.saved')}</Notice> : null}
-          <button type="submit" className="button button--primary" disabled={save.busy}>
-            {t('console.action.save')}
-          </button>
-        </div>
+        <SaveBar busy={save.busy} error={save.error} saved={saved ? t('console.content.saved') : null} />
       </form>
     </>
   );

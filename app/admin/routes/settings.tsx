@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import type { ClientLoaderFunctionArgs } from 'react-router';
+import type { MessageKey } from '../../../i18n';
 import type { LocalizedText } from '../../../i18n/locales';
 import { CURRENCIES } from '../../../server/shared/money';
 import type {
@@ -8,7 +9,8 @@ import type {
 } from '../../../server/domains/site-settings/site-settings-editor.schemas';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
-import { ErrorNotice, Field, Notice, PageHeader, SkeletonRows, useAction } from '../components/ui';
+import { Field, PageHeader, SkeletonRows, useAction } from '../components/ui';
+import { SaveBar } from '../components/save-bar';
 import { LocalizedInputs } from '../components/localized-inputs';
 import { SiteImageField } from '../components/site-image-field';
 import '../styles/content-settings.css';
@@ -40,6 +42,12 @@ function draftOf(settings: SiteSettingsEditorView): Draft {
     order_auto_confirm_days: settings.order_auto_confirm_days?.toString() ?? '',
   };
 }
+
+/** The two order timers: the draft key, and its label. */
+const TIMERS = [
+  ['order_payment_timeout_minutes', 'console.settings.paymentTimeout'],
+  ['order_auto_confirm_days', 'console.settings.autoConfirm'],
+] as const satisfies ReadonlyArray<readonly [keyof Draft, MessageKey]>;
 
 const countryCodes = (typed: string) =>
   typed
@@ -143,7 +151,7 @@ export default function SettingsPage() {
             <Field id="settings-email" label={t('field.contact_email')}>
               <input id="settings-email" type="email" {...text('contact_email')} />
             </Field>
-            <Field id="settings-phone" label={t('field.contact_phone')}>
+            <Field id="settings-phone" label={t('console.settings.contactPhone')}>
               <input id="settings-phone" type="tel" {...text('contact_phone')} />
             </Field>
           </div>
@@ -234,39 +242,24 @@ export default function SettingsPage() {
 
         <Section id="settings-timers" title={t('console.settings.timers')}>
           <div className="pair">
-            <Field id="settings-payment-timeout" label={t('console.settings.paymentTimeout')}>
-              <input
-                id="settings-payment-timeout"
-                inputMode="numeric"
-                placeholder={String(settings.timer_defaults.order_payment_timeout_minutes)}
-                {...text('order_payment_timeout_minutes')}
-              />
-              <p className="field__hint">
-                {t('console.settings.timerDefault', { value: settings.timer_defaults.order_payment_timeout_minutes })}
-              </p>
-            </Field>
-            <Field id="settings-auto-confirm" label={t('console.settings.autoConfirm')}>
-              <input
-                id="settings-auto-confirm"
-                inputMode="numeric"
-                placeholder={String(settings.timer_defaults.order_auto_confirm_days)}
-                {...text('order_auto_confirm_days')}
-              />
-              <p className="field__hint">
-                {t('console.settings.timerDefault', { value: settings.timer_defaults.order_auto_confirm_days })}
-              </p>
-            </Field>
+            {TIMERS.map(([key, label]) => (
+              <Field key={key} id={`settings-${key}`} label={t(label)}>
+                <input
+                  id={`settings-${key}`}
+                  inputMode="numeric"
+                  placeholder={String(settings.timer_defaults[key])}
+                  {...text(key)}
+                />
+                <p className="field__hint">
+                  {t('console.settings.timerDefault', { value: settings.timer_defaults[key] })}
+                </p>
+              </Field>
+            ))}
           </div>
           <p className="field__hint">{t('console.settings.timersHint')}</p>
         </Section>
 
-        <div className="settings-actions">
-          <ErrorNotice error={save.error} />
-          {saved ? <Notice>{t('console.settings.saved')}</Notice> : null}
-          <button type="submit" className="button button--primary" disabled={save.busy}>
-            {t('console.action.save')}
-          </button>
-        </div>
+        <SaveBar busy={save.busy} error={save.error} saved={saved ? t('console.settings.saved') : null} />
       </form>
     </>
   );
