@@ -84,7 +84,8 @@ describe('reordering the home sections', () => {
     expect((await sections()).map((section) => section.id)).toEqual(afterDrag.map((section) => section.id));
     expect(await homeTitles('en')).toEqual(afterDrag.map((section) => section.name.en));
     expect(await homeTitles('zh-cn')).toEqual(afterDrag.map((section) => section.name['zh-cn']));
-  });
+    // Nine page loads in two languages: longer than the default on a loaded machine.
+  }, 120_000);
 
   it('speaks Chinese to a member whose console language is Chinese, names side by side', async () => {
     const page = await consoleAs('zh-cn');

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Form, useRevalidator, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
 import {
   adjustmentBody,
@@ -167,6 +167,9 @@ function SkuPanel({
   const [note, setNote] = useState('');
   const [threshold, setThreshold] = useState(sku.low_stock_threshold === null ? '' : String(sku.low_stock_threshold));
   const [history, setHistory] = useState<AdjustmentHistory['adjustments'] | null>(null);
+  const panel = useRef<HTMLElement>(null);
+  // Below the table (tablet width) the panel would open out of sight.
+  useEffect(() => panel.current?.scrollIntoView({ block: 'nearest' }), []);
   const loadHistory = async () =>
     setHistory((await adminApi<AdjustmentHistory>(`/inventory/${sku.sku_id}/adjustments`)).adjustments);
   useEffect(() => {
@@ -198,7 +201,7 @@ function SkuPanel({
   });
 
   return (
-    <section className="panel" aria-labelledby="sku-panel-title">
+    <section ref={panel} className="panel" aria-labelledby="sku-panel-title">
       <PanelHead
         id="sku-panel-title"
         title={t('console.inventory.adjustTitle', { code: sku.code })}
