@@ -4,7 +4,7 @@ import { Breadcrumb } from '~/components/ui/breadcrumb';
 import { RouteErrorPage } from '~/components/layout/error-page';
 import { Gallery } from '~/components/product/gallery';
 import { ProductPurchase } from '~/components/product/product-purchase';
-import { productJsonLd, summary } from '~/components/product/product-seo';
+import { isRichText, productJsonLd, summary } from '~/components/product/product-seo';
 import { SHIPPING_PROMISE_NOTE, ServiceNotes, type ShippingPromise } from '~/components/product/service-notes';
 import { shippingPromise } from '~/components/product/shipping-promise.server';
 import { initialSelection, selectionSearch, type Product } from '~/components/product/sku-selection';
@@ -99,11 +99,16 @@ function ProductPage({
               <h2 className="product-details__title" id="product-details-title">
                 {t('product.details')}
               </h2>
-              <div className="product-details__text">
-                {product.description.split(/\n\s*\n/).map((paragraph, index) => (
-                  <p key={index}>{paragraph}</p>
-                ))}
-              </div>
+              {isRichText(product.description) ? (
+                // Written in the console and cleaned on the server before it was stored (ADR 0160).
+                <div className="product-details__text" dangerouslySetInnerHTML={{ __html: product.description }} />
+              ) : (
+                <div className="product-details__text">
+                  {product.description.split(/\n\s*\n/).map((paragraph, index) => (
+                    <p key={index}>{paragraph}</p>
+                  ))}
+                </div>
+              )}
             </section>
           ) : null}
         </div>

@@ -161,7 +161,7 @@ describe('creating and publishing', () => {
     expect(answer.body.msg).toBe('发布前请填写中英文商品名称');
   });
 
-  it('keeps safe markup of the description and drops scripts, event handlers and script links', async () => {
+  it('keeps safe markup of the description, drops scripts, event handlers and script links, and makes paragraphs of plain text', async () => {
     const product = await create(
       teapot({
         description: {
@@ -175,6 +175,10 @@ describe('creating and publishing', () => {
       en: '<p>Hand <em>made</em> <a rel="noopener noreferrer nofollow">x</a> <a href="https://example.com/care" rel="noopener noreferrer nofollow">care</a></p>',
       'zh-cn': '<p>手工</p>',
     });
+    const plain = await create(teapot({ description: { en: 'Plain & simple\n\nSecond line', 'zh-cn': '' } }));
+    expect((await editor.request(`/v1/admin/products/${plain.id}`)).body.data.description.en).toBe(
+      '<p>Plain &amp; simple</p><p>Second line</p>',
+    );
   });
 });
 

@@ -114,6 +114,17 @@ function draftOf(product: ProductView | null, currency: string) {
 
 type Draft = ReturnType<typeof draftOf>;
 
+/** The status buttons a product shows: publish or unpublish, and archive unless archived. */
+function statusMoves(status: ProductStatus): Array<[ProductStatus, MessageKey, string]> {
+  const moves: Array<[ProductStatus, MessageKey, string]> = [
+    status === 'published'
+      ? ['draft', 'console.products.unpublish', '']
+      : ['published', 'console.products.publish', 'button--primary'],
+  ];
+  if (status !== 'archived') moves.push(['archived', 'console.products.archive', 'button--ghost']);
+  return moves;
+}
+
 /** Moves `list[from]` to `to`. */
 function moved<T>(list: T[], from: number, to: number): T[] {
   const next = list.slice();
@@ -146,6 +157,13 @@ function ProductEditor({
   const [done, setDone] = useState<string | null>(null);
   const readOnly = !can('catalog:write');
   const update = (change: Partial<Draft>) => setDraft((current) => ({ ...current, ...change }));
+  const setOption = (axis: number, change: (option: OptionDraft) => OptionDraft) =>
+    update({ options: draft.options.map((option, index) => (index === axis ? change(option) : option)) });
+  const setValue = (axis: number, key: string, change: (value: ValueDraft) => ValueDraft) =>
+    setOption(axis, (option) => ({
+      ...option,
+      values: option.values.map((value) => (value.key === key ? change(value) : value)),
+    }));
   const matrix = useMemo(() => matrixOf(draft.options), [draft.options]);
   const skuOf = (combination: string[]): SkuDraft =>
     draft.skus[combination.join('|')] ?? {
@@ -235,35 +253,17 @@ function ProductEditor({
         actions={
           product && !readOnly ? (
             <span className="product-status-actions">
-              {product.status !== 'published' ? (
+              {statusMoves(product.status).map(([status, label, look]) => (
                 <button
+                  key={status}
                   type="button"
-                  className="button button--primary"
+                  className={`button ${look}`}
                   disabled={setStatus.busy}
-                  onClick={() => void setStatus.act('published')}
+                  onClick={() => void setStatus.act(status)}
                 >
-                  {t('console.products.publish')}
+                  {t(label)}
                 </button>
-              ) : (
-                <button
-                  type="button"
-                  className="button"
-                  disabled={setStatus.busy}
-                  onClick={() => void setStatus.act('draft')}
-                >
-                  {t('console.products.unpublish')}
-                </button>
-              )}
-              {product.status !== 'archived' ? (
-                <button
-                  type="button"
-                  className="button button--ghost"
-                  disabled={setStatus.busy}
-                  onClick={() => void setStatus.act('archived')}
-                >
-                  {t('console.products.archive')}
-                </button>
-              ) : null}
+              ))}
             </span>
           ) : null
         }
@@ -345,13 +345,10 @@ function ProductEditor({
                         lang={language === 'en' ? 'en' : 'zh-CN'}
                         value={option.name[language]}
                         onChange={(event) =>
-                          update({
-                            options: draft.options.map((current, index) =>
-                              index === axis
-                                ? { ...current, name: { ...current.name, [language]: event.target.value } }
-                                : current,
-                            ),
-                          })
+                          setOption(axis, (current) => ({
+                            ...current,
+                            name: { ...current.name, [language]: event.target.value },
+                          }))
                         }
                       />
                     </div>
@@ -367,20 +364,10 @@ function ProductEditor({
                           lang={language === 'en' ? 'en' : 'zh-CN'}
                           value={value.value[language]}
                           onChange={(event) =>
-                            update({
-                              options: draft.options.map((current, index) =>
-                                index === axis
-                                  ? {
-                                      ...current,
-                                      values: current.values.map((entry) =>
-                                        entry.key === value.key
-                                          ? { ...entry, value: { ...entry.value, [language]: event.target.value } }
-                                          : entry,
-                                      ),
-                                    }
-                                  : current,
-                              ),
-                            })
+                            setValue(axis, value.key, (entry) => ({
+                              ...entry,
+                              value: { ...entry.value, [language]: event.target.value },
+                            }))
                           }
                         />
                       ))}
@@ -390,18 +377,7 @@ function ProductEditor({
                         placeholder="#rrggbb"
                         value={value.swatch}
                         onChange={(event) =>
-                          update({
-                            options: draft.options.map((current, index) =>
-                              index === axis
-                                ? {
-                                    ...current,
-                                    values: current.values.map((entry) =>
-                                      entry.key === value.key ? { ...entry, swatch: event.target.value } : entry,
-                                    ),
-                                  }
-                                : current,
-                            ),
-                          })
+                          setValue(axis, value.key, (entry) => ({ ...entry, swatch: event.target.value }))
                         }
                       />
                       <button
@@ -409,13 +385,10 @@ function ProductEditor({
                         className="button button--small button--ghost"
                         disabled={option.values.length <= 1}
                         onClick={() =>
-                          update({
-                            options: draft.options.map((current, index) =>
-                              index === axis
-                                ? { ...current, values: current.values.filter((entry) => entry.key !== value.key) }
-                                : current,
-                            ),
-                          })
+                          setOption(axis, (current) => ({
+                            ...current,
+                            values: current.values.filter((entry) => entry.key !== value.key),
+                          }))
                         }
                       >
                         {t('console.products.removeValue')}
@@ -428,13 +401,10 @@ function ProductEditor({
                     type="button"
                     className="button button--small"
                     onClick={() =>
-                      update({
-                        options: draft.options.map((current, index) =>
-                          index === axis
-                            ? { ...current, values: [...current.values, { key: newKey(), value: EMPTY, swatch: '' }] }
-                            : current,
-                        ),
-                      })
+                      setOption(axis, (current) => ({
+                        ...current,
+                        values: [...current.values, { key: newKey(), value: EMPTY, swatch: '' }],
+                      }))
                     }
                   >
                     {t('console.products.addValue')}

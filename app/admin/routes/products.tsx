@@ -1,5 +1,5 @@
 import { Form, Link, useSearchParams, type ClientLoaderFunctionArgs } from 'react-router';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import type { z } from 'zod';
 import {
   PRODUCT_STATUSES,
@@ -12,7 +12,7 @@ import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
 import { Icon } from '../components/icon';
 import { Pager } from '../components/pager';
-import { columnClass, DataTableRows } from '../components/data-table';
+import { DataTableHead, DataTableRows } from '../components/data-table';
 import { PRODUCT_STATUS_LABELS as STATUS_LABELS, PRODUCT_STATUS_TONES as STATUS_TONES } from '../lib/product-labels';
 import '../styles/products.css';
 
@@ -145,17 +145,7 @@ export default function ProductsPage() {
         ) : (
           <table className="data-table">
             <caption className="sr-only">{t('console.products.title')}</caption>
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <th key={header.id} scope="col" className={columnClass(header.column)}>
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
+            <DataTableHead table={table} />
             <DataTableRows table={table} />
           </table>
         )}

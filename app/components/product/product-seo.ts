@@ -5,9 +5,26 @@ import type { Product } from './sku-selection';
 
 const availability = (stock: number) => `https://schema.org/${stock > 0 ? 'InStock' : 'OutOfStock'}`;
 
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+/** A description written in the console's editor: HTML the server cleaned (ADR 0160); seeded ones are plain paragraphs. */
+export function isRichText(text: string): boolean {
+  return text.trimStart().startsWith('<');
+}
+
+/** The description's words without its markup. */
+function plainText(text: string): string {
+  if (!isRichText(text)) return text;
+  return text
+    .replace(/<\/(?:p|h\d|li|blockquote)>/g, '\n\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(amp|lt|gt|quot|#39);/g, (entity, name: string) => ENTITIES[name] ?? entity)
+    .trim();
+}
+
 /** First sentence-ish ~150 characters of the description, cut at a word where there is one. */
 export function summary(text: string, max = 150): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = plainText(text).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max);
   const space = cut.lastIndexOf(' ');
@@ -39,7 +56,7 @@ export function productJsonLd(
       '@context': 'https://schema.org',
       '@type': 'Product',
       name: product.name,
-      description: product.description,
+      description: plainText(product.description),
       url,
       image: product.images.map((image) => absoluteUrl(origin, image.url)),
       sku: product.slug,

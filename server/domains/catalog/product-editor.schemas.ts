@@ -41,7 +41,6 @@ export const productImageInput = z.object({
   height: z.number().int().min(1).max(20_000),
   alt: bothLanguages(200),
 });
-export type ProductImageInput = z.infer<typeof productImageInput>;
 
 export const productOptionInput = z.object({
   name: bothLanguages(40),
@@ -60,7 +59,6 @@ export const productOptionInput = z.object({
     .min(1)
     .max(30),
 });
-export type ProductOptionInput = z.infer<typeof productOptionInput>;
 
 export const skuInput = z.object({
   /** An existing SKU of this product; absent for a new one. */
@@ -90,7 +88,6 @@ export const skuInput = z.object({
   customs_description: z.string().trim().max(200).nullable(),
   image: imageUrl.nullable(),
 });
-export type SkuInput = z.infer<typeof skuInput>;
 
 export const productBody = z
   .object({

@@ -18,6 +18,12 @@ const OPTIONS: sanitizeHtml.IOptions = {
   },
 };
 
+/** The cleaned HTML; text typed without tags becomes paragraphs, so a stored description is always HTML. */
 export function sanitizeRichText(html: string): string {
-  return sanitizeHtml(html, OPTIONS).trim();
+  const clean = sanitizeHtml(html, OPTIONS).trim();
+  if (!clean || clean.startsWith('<')) return clean;
+  return clean
+    .split(/\n\s*\n/)
+    .map((paragraph) => `<p>${paragraph.trim()}</p>`)
+    .join('');
 }
