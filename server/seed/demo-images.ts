@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import type { LocalizedText } from '../../i18n/locales';
+import type { BlobStore } from '../domains/media/blob-store';
 import { DRAWERS } from './art';
 import { paint } from './art/paint';
 import { detailView, frontView, groupView, lifestyleView, tableView } from './art/scenes';
@@ -226,5 +228,36 @@ export async function generateDemoImages(
   await Promise.all(Array.from({ length: concurrency }, () => worker()));
   if (result.failed.length === 0) await fs.writeFile(versionFile, ART_VERSION);
   result.milliseconds = Math.round(performance.now() - started);
+  return result;
+}
+
+/**
+ * Copies the drawn pictures into the blob store when it is not the local folder they were
+ * drawn in (an S3 bucket), so every copy of the shop serves them from there. A picture
+ * already there with the same bytes (its MD5 is the S3 ETag of a single PUT) is skipped.
+ */
+export async function publishDemoImages(
+  dataDir: string,
+  store: BlobStore,
+): Promise<{ copied: number; skipped: number }> {
+  const result = { copied: 0, skipped: 0 };
+  if (store.kind === 'local') return result;
+  const dir = demoImageDir(dataDir);
+  const names = (await fs.readdir(dir)).filter((name) => name.endsWith('.webp'));
+  const queue = [...names];
+  async function worker(): Promise<void> {
+    for (let name = queue.shift(); name; name = queue.shift()) {
+      const key = `images/demo/${name}`;
+      const bytes = await fs.readFile(path.join(dir, name));
+      const head = await store.head(key);
+      if (head?.etag === createHash('md5').update(bytes).digest('hex')) {
+        result.skipped++;
+        continue;
+      }
+      await store.put(key, bytes, { contentType: 'image/webp', visibility: 'public' });
+      result.copied++;
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, () => worker()));
   return result;
 }

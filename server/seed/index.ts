@@ -8,7 +8,8 @@ import { seedSiteSettings } from '../domains/site-settings/site-settings.service
 import type { AppContext } from '../context';
 import { bumpContentVersion } from '../shared/content-version';
 import { seedCatalog } from './catalog';
-import { generateDemoImages } from './demo-images';
+import { blobStoreOf } from '../domains/media/blob-stores';
+import { generateDemoImages, publishDemoImages } from './demo-images';
 
 /**
  * Loads the demo shop. Idempotent: rows are matched by their stable slugs and settings
@@ -43,7 +44,10 @@ export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boo
   await bumpContentVersion(ctx);
 }
 
-/** Draws any missing demo picture; a failure is logged, never fatal to starting the shop. */
+/**
+ * Draws any missing demo picture (a failure is logged, never fatal to starting the shop), and
+ * copies them to the blob store when that is a bucket.
+ */
 async function drawDemoImages(ctx: AppContext): Promise<void> {
   const result = await generateDemoImages(ctx.env.dataDir);
   if (result.failed.length > 0) {
@@ -57,4 +61,10 @@ async function drawDemoImages(ctx: AppContext): Promise<void> {
       { written: result.written, skipped: result.skipped, milliseconds: result.milliseconds },
       'demo images drawn',
     );
+  try {
+    const published = await publishDemoImages(ctx.env.dataDir, blobStoreOf(ctx.env));
+    if (published.copied > 0) ctx.log.info(published, 'demo images copied to the blob store');
+  } catch (error) {
+    ctx.log.error({ err: error }, 'demo images could not be copied to the blob store');
+  }
 }

@@ -1,8 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, orders, sessions, userAddresses, userIdentities, users } from '../../server/db/schema';
+import { blobStoreOf } from '../../server/domains/media/blob-stores';
 import { ACCOUNT_TEST_ENV, authHeaders, registerRequest, registerUser } from '../support/accounts';
 import { prepareSku } from '../support/buyers';
 import { createSignedInStaff } from '../support/staff';
@@ -236,9 +235,8 @@ describe('POST /v1/admin/customers/:id/erase', () => {
 
     await server.ctx.db.update(orders).set({ status: 60, payStatus: 3 }).where(eq(orders.orderNo, orderNo));
     const avatar = `/uploads/2026-11/erase-test-${buyer.uid}.webp`;
-    const file = path.join(server.ctx.env.dataDir, avatar);
-    await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, 'webp');
+    const store = blobStoreOf(server.ctx.env);
+    await store.put(avatar.slice(1), Buffer.from('webp'), { contentType: 'image/webp', visibility: 'public' });
     await server.ctx.db.update(users).set({ avatar }).where(eq(users.id, buyer.uid));
 
     const erased = await officer.request(`/v1/admin/customers/${buyer.uid}/erase`, {
@@ -246,7 +244,7 @@ describe('POST /v1/admin/customers/:id/erase', () => {
       body: { confirm_email: buyer.email },
     });
     expect(erased.body.data).toMatchObject({ erased_now: true, orders_kept: 1, files_removed: 1 });
-    await expect(fs.access(file)).rejects.toThrow();
+    expect(await store.head(avatar.slice(1))).toBeNull();
   });
 
   it('is for customers:erase only: a Manager gets 403', async () => {

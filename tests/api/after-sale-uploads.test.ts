@@ -1,9 +1,8 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { privateUploads } from '../../server/db/schema';
+import { blobStoreOf } from '../../server/domains/media/blob-stores';
 import { ownedPrivateUploads } from '../../server/domains/uploads/private-uploads.service';
 import { ACCOUNT_TEST_ENV } from '../support/accounts';
 import { makeBuyer, type Buyer } from '../support/buyers';
@@ -81,7 +80,7 @@ describe('POST /v1/upload?purpose=evidence', () => {
       userId: owner.id,
       path: expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d/${id}\\.webp$`)),
     });
-    const stored = await fs.readFile(path.join(server.ctx.env.dataDir, 'private-uploads', row!.path));
+    const stored = (await blobStoreOf(server.ctx.env).get(`private-uploads/${row!.path}`))!;
     expect(row!.bytes).toBe(stored.length);
     expect(stored.includes('SECRET-ARTIST')).toBe(false);
     // Nothing of it under the public folder's address.
@@ -220,8 +219,8 @@ describe("a customer's erasure", () => {
     const url = (await uploadEvidence(buyer, await jpeg())).body.data as string;
     const id = url.split('/').pop()!;
     const [row] = await server.ctx.db.select().from(privateUploads).where(eq(privateUploads.id, id));
-    const file = path.join(server.ctx.env.dataDir, 'private-uploads', row!.path);
-    await fs.access(file);
+    const key = `private-uploads/${row!.path}`;
+    expect(await blobStoreOf(server.ctx.env).head(key)).not.toBeNull();
 
     const officer = await createSignedInStaff(server, { permissions: ['customers:read', 'customers:erase'] });
     const erased = await officer.request(`/v1/admin/customers/${buyer.id}/erase`, {
@@ -229,7 +228,7 @@ describe("a customer's erasure", () => {
       body: { confirm_email: buyer.email },
     });
     expect(erased.body.data).toMatchObject({ erased_now: true, files_removed: 1 });
-    await expect(fs.access(file)).rejects.toThrow();
+    expect(await blobStoreOf(server.ctx.env).head(key)).toBeNull();
     expect(await server.ctx.db.select().from(privateUploads).where(eq(privateUploads.id, id))).toEqual([]);
     const reader = await createSignedInStaff(server, { permissions: ['orders:read'] });
     expect((await fetchImage(url, { cookie: `staff_session=${reader.cookies.staff_session}` })).status).toBe(404);

@@ -8,11 +8,14 @@ import { seedDemoData } from '../../server/seed';
 import { createAppContext } from '../../server/runtime';
 import { loadEnv } from '../../server/shared/env';
 import { databaseUrlFor, postgresAdminUrl, templateDumpPath, withAdminClient } from './database';
+import { startLocalS3 } from './local-s3';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     dataDir: string;
     runId: string;
+    /** With TEST_S3=1: the S3_* settings of the run's local S3 server, which every test shop uses. */
+    s3Env: Record<string, string>;
   }
 }
 
@@ -24,8 +27,11 @@ export default async function setup(project: TestProject) {
   const imageCache = path.resolve('node_modules/.cache/shop-test-images');
   fs.mkdirSync(imageCache, { recursive: true });
   fs.symlinkSync(imageCache, path.join(dataDir, 'images'));
+  // TEST_S3=1 (.ci/run's PostgreSQL suite): images and uploads go to a local S3 server (ADR 0150).
+  const s3 = process.env.TEST_S3 === '1' ? await startLocalS3() : null;
   const env = loadEnv({
     ...process.env,
+    ...s3?.env,
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'),
@@ -51,6 +57,7 @@ export default async function setup(project: TestProject) {
 
   project.provide('dataDir', dataDir);
   project.provide('runId', runId);
+  project.provide('s3Env', s3?.env ?? {});
 
   return async () => {
     if (postgresAdminUrl) {
@@ -63,5 +70,6 @@ export default async function setup(project: TestProject) {
       });
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await s3?.close();
   };
 }

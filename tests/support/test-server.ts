@@ -72,6 +72,7 @@ async function createTestContext(envOverrides: Record<string, string | undefined
     : await openTestDatabase({ dataDir, runId });
   const env = loadEnv({
     ...process.env,
+    ...inject('s3Env'),
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
