@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { LOCALES } from '../../../i18n/locales';
 import type { ActingContext, AppContext, Transaction } from '../../context';
 import {
   productGroupMembers,
@@ -123,11 +124,14 @@ function missingOf(row: {
   seoTitle: BothLanguages | null;
   seoDescription: BothLanguages | null;
 }) {
+  // SEO texts left empty in both languages fall back to the name and description: not missing.
+  const optional = (value: BothLanguages | null) =>
+    missingLanguages(value).length === LOCALES.length ? [] : missingLanguages(value);
   const fields = {
     name: missingLanguages(row.name),
     description: missingLanguages(row.description),
-    seo_title: missingLanguages(row.seoTitle),
-    seo_description: missingLanguages(row.seoDescription),
+    seo_title: optional(row.seoTitle),
+    seo_description: optional(row.seoDescription),
   };
   const all = [...new Set(Object.values(fields).flat())].sort();
   return { fields, all };
