@@ -254,6 +254,8 @@ describe('accessibility', () => {
         '/admin/staff',
         '/admin/roles',
         '/admin/audit',
+        '/admin/shipping',
+        '/admin/coupons',
         '/admin/profile',
       ]) {
         await page.goto(suite.server.url + path);
@@ -261,7 +263,7 @@ describe('accessibility', () => {
         expect(await seriousViolations(page), `${path} (${mode})`).toEqual([]);
       }
     }
-    // Sixteen scans (eight screens, two modes): longer than one step's default on a busy machine.
+    // Twenty scans (ten screens, two modes): longer than one step's default on a busy machine.
   }, 120_000);
 
   it('has no serious axe violation on the sign-in page', async () => {

@@ -29,3 +29,20 @@ export function DataTableRows<Row>({ table }: { table: Table<Row> }) {
     </tbody>
   );
 }
+
+/** The head of a console list: the column headers, each with its column's look. */
+export function DataTableHead<Row>({ table }: { table: Table<Row> }) {
+  return (
+    <thead>
+      {table.getHeaderGroups().map((group) => (
+        <tr key={group.id}>
+          {group.headers.map((header) => (
+            <th key={header.id} scope="col" className={columnClass(header.column)}>
+              {flexRender(header.column.columnDef.header, header.getContext())}
+            </th>
+          ))}
+        </tr>
+      ))}
+    </thead>
+  );
+}

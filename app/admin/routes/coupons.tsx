@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useRevalidator, type ClientLoaderFunctionArgs } from 'react-router';
-import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
+import { createColumnHelper, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import type { z } from 'zod';
 import type { MessageKey, Translate } from '../../../i18n';
 import type { Locale } from '../../../i18n/locales';
@@ -15,8 +15,8 @@ import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import type { PillTone } from '../lib/tones';
-import { EmptyState, ErrorNotice, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
-import { columnClass, DataTableRows } from '../components/data-table';
+import { EmptyState, ErrorNotice, Field, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
+import { DataTableHead, DataTableRows } from '../components/data-table';
 import '../styles/shipping-coupons.css';
 
 type CouponList = z.infer<typeof couponList>;
@@ -174,17 +174,7 @@ export default function CouponsPage() {
         ) : (
           <table className="data-table coupon-table">
             <caption className="sr-only">{t('console.coupons.title')}</caption>
-            <thead>
-              {table.getHeaderGroups().map((group) => (
-                <tr key={group.id}>
-                  {group.headers.map((header) => (
-                    <th key={header.id} scope="col" className={columnClass(header.column)}>
-                      {flexRender(header.column.columnDef.header, header.getContext())}
-                    </th>
-                  ))}
-                </tr>
-              ))}
-            </thead>
+            <DataTableHead table={table} />
             <DataTableRows table={table} />
           </table>
         )}
@@ -276,8 +266,7 @@ function CouponEditor({
       >
         {locked ? <p className="coupon-locked">{t('console.coupons.locked')}</p> : null}
         <div className="form-row">
-          <div className="field">
-            <label htmlFor="coupon-code">{t('console.coupons.code')}</label>
+          <Field id="coupon-code" label={t('console.coupons.code')}>
             <input
               id="coupon-code"
               className="mono"
@@ -286,9 +275,8 @@ function CouponEditor({
               readOnly={locked}
               onChange={(event) => setCode(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="coupon-kind">{t('console.coupons.kind')}</label>
+          </Field>
+          <Field id="coupon-kind" label={t('console.coupons.kind')}>
             <select
               id="coupon-kind"
               value={kind}
@@ -301,11 +289,11 @@ function CouponEditor({
                 </option>
               ))}
             </select>
-          </div>
-          <div className="field">
-            <label htmlFor="coupon-value">
-              {kind === 'percent' ? t('console.coupons.percent') : t('console.coupons.amount', { currency })}
-            </label>
+          </Field>
+          <Field
+            id="coupon-value"
+            label={kind === 'percent' ? t('console.coupons.percent') : t('console.coupons.amount', { currency })}
+          >
             <input
               id="coupon-value"
               inputMode="decimal"
@@ -313,38 +301,34 @@ function CouponEditor({
               readOnly={locked}
               onChange={(event) => setValue(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="coupon-min-spend">{t('console.coupons.minSpend', { currency })}</label>
+          </Field>
+          <Field id="coupon-min-spend" label={t('console.coupons.minSpend', { currency })}>
             <input
               id="coupon-min-spend"
               inputMode="decimal"
               value={minSpend}
               onChange={(event) => setMinSpend(event.target.value)}
             />
-          </div>
+          </Field>
         </div>
         <div className="form-row">
-          <div className="field">
-            <label htmlFor="coupon-starts">{t('console.coupons.startsAt')}</label>
+          <Field id="coupon-starts" label={t('console.coupons.startsAt')}>
             <input
               id="coupon-starts"
               type="datetime-local"
               value={startsAt}
               onChange={(event) => setStartsAt(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="coupon-expires">{t('console.coupons.expiresAt')}</label>
+          </Field>
+          <Field id="coupon-expires" label={t('console.coupons.expiresAt')}>
             <input
               id="coupon-expires"
               type="datetime-local"
               value={expiresAt}
               onChange={(event) => setExpiresAt(event.target.value)}
             />
-          </div>
-          <div className="field">
-            <label htmlFor="coupon-limit">{t('console.coupons.usageLimit')}</label>
+          </Field>
+          <Field id="coupon-limit" label={t('console.coupons.usageLimit')}>
             <input
               id="coupon-limit"
               inputMode="numeric"
@@ -352,7 +336,7 @@ function CouponEditor({
               placeholder={t('console.coupons.usageLimitHint')}
               onChange={(event) => setUsageLimit(event.target.value)}
             />
-          </div>
+          </Field>
         </div>
         <label className="check">
           <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} />

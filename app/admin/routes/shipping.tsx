@@ -14,7 +14,7 @@ import { describeIssue } from '../../../server/shared/issue-messages';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
-import { ErrorNotice, Notice, PageHeader, useAction } from '../components/ui';
+import { ErrorNotice, Field, Notice, PageHeader, useAction } from '../components/ui';
 import '../styles/shipping-coupons.css';
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
@@ -150,8 +150,7 @@ export default function ShippingPage() {
         {zones.map((zone, index) => (
           <fieldset key={index} className="card shipping-zone">
             <legend className="card__title">{t('console.shipping.zone', { number: index + 1 })}</legend>
-            <div className="field">
-              <label htmlFor={`zone-${index}-countries`}>{t('console.shipping.countries')}</label>
+            <Field id={`zone-${index}-countries`} label={t('console.shipping.countries')}>
               <input
                 id={`zone-${index}-countries`}
                 value={zone.countries}
@@ -164,7 +163,7 @@ export default function ShippingPage() {
                   .map((code) => nameOf(code.toUpperCase()))
                   .join(' · ')}
               </p>
-            </div>
+            </Field>
             <PricingFields
               idPrefix={`zone-${index}`}
               draft={zone}
@@ -236,8 +235,7 @@ function PricingFields({
   return (
     <div className="shipping-pricing">
       {fields.map(([name, label, inputMode]) => (
-        <div key={name} className="field">
-          <label htmlFor={`${idPrefix}-${name}`}>{label}</label>
+        <Field key={name} id={`${idPrefix}-${name}`} label={label}>
           <input
             id={`${idPrefix}-${name}`}
             inputMode={inputMode}
@@ -245,7 +243,7 @@ function PricingFields({
             placeholder={name === 'freeOver' ? t('console.shipping.freeOverHint') : undefined}
             onChange={(event) => onChange({ [name]: event.target.value })}
           />
-        </div>
+        </Field>
       ))}
     </div>
   );
@@ -295,33 +293,30 @@ function ShippingPreview({
       </h2>
       <p className="muted">{t('console.shipping.previewHint')}</p>
       <div className="shipping-pricing">
-        <div className="field">
-          <label htmlFor="preview-country">{t('console.shipping.previewCountry')}</label>
+        <Field id="preview-country" label={t('console.shipping.previewCountry')}>
           <input
             id="preview-country"
             value={country}
             maxLength={2}
             onChange={(event) => setCountry(event.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="preview-weight">{t('console.shipping.previewWeight')}</label>
+        </Field>
+        <Field id="preview-weight" label={t('console.shipping.previewWeight')}>
           <input
             id="preview-weight"
             inputMode="decimal"
             value={weight}
             onChange={(event) => setWeight(event.target.value)}
           />
-        </div>
-        <div className="field">
-          <label htmlFor="preview-goods">{t('console.shipping.previewGoods', { currency })}</label>
+        </Field>
+        <Field id="preview-goods" label={t('console.shipping.previewGoods', { currency })}>
           <input
             id="preview-goods"
             inputMode="decimal"
             value={goods}
             onChange={(event) => setGoods(event.target.value)}
           />
-        </div>
+        </Field>
       </div>
       <output className="shipping-preview__answer" htmlFor="preview-country preview-weight preview-goods">
         {answer ? (
