@@ -189,7 +189,18 @@ export default function OrderDetailPage() {
                             : payment.status}
                         </Pill>
                       </td>
-                      <td className="numeric">{formatMoney(payment.amount_minor, payment.currency, locale)}</td>
+                      <td className="numeric">
+                        {formatMoney(payment.amount_minor, payment.currency, locale)}
+                        {payment.charged_currency === payment.currency ? null : (
+                          <span className="muted" data-testid="payment-charged">
+                            {' '}
+                            ·{' '}
+                            {t('console.order.charged', {
+                              amount: formatMoney(payment.charged_amount_minor, payment.charged_currency, locale),
+                            })}
+                          </span>
+                        )}
+                      </td>
                       <td className="numeric">{formatMoney(payment.refundable_minor, payment.currency, locale)}</td>
                     </tr>
                   ))}
@@ -565,6 +576,13 @@ function RefundItem({ refund, onChanged }: { refund: AdminRefundRow; onChanged: 
     <li className="refund-item">
       <div className="refund-item__head">
         <strong>{formatMoney(refund.amount_minor, refund.currency, locale)}</strong>
+        {refund.charged_currency === refund.currency ? null : (
+          <span className="muted">
+            {t('console.order.charged', {
+              amount: formatMoney(refund.charged_amount_minor, refund.charged_currency, locale),
+            })}
+          </span>
+        )}
         <Pill tone={refundTone(refund.status)}>
           {REFUND_STATE_LABELS[refund.status] ? t(REFUND_STATE_LABELS[refund.status]!) : refund.status}
         </Pill>

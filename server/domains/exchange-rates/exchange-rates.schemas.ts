@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../../shared/money';
 
 /** A rate as people write it: units of the currency per one settlement unit, at most six decimals ("21.37"). */
-export const RATE_TEXT = /^\d{1,6}(?:\.\d{1,6})?$/;
+export const RATE_TEXT = /^\d{1,7}(?:\.\d{1,6})?$/;
 
 /** `PUT /v1/admin/exchange-rates/:currency`: the console's rate form. */
 export const exchangeRateBody = z.strictObject({

@@ -112,6 +112,8 @@ export async function getAdminOrderDetail(
       charge_ref: payment.chargeRef,
       amount_minor: payment.amountMinor,
       currency: payment.currency,
+      charged_amount_minor: payment.chargedAmountMinor,
+      charged_currency: payment.chargedCurrency,
       status: payment.status,
       paid_at: payment.paidAt?.toISOString() ?? null,
       refunded_minor: own.filter((r) => r.status === 'succeeded').reduce((sum, r) => sum + r.amountMinor, 0),

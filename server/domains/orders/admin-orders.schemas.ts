@@ -81,6 +81,11 @@ export const adminRefundRow = z.object({
   payment_id: z.number().int(),
   amount_minor: z.number().int(),
   currency: currencyCode,
+  charged_amount_minor: z
+    .number()
+    .int()
+    .describe('what goes back at the gateway, in the currency the payment was charged in'),
+  charged_currency: currencyCode,
   reason: z.string(),
   status: z.enum(REFUND_STATES),
   idempotency_key: z.string(),
@@ -101,6 +106,11 @@ export const adminPaymentRow = z.object({
   charge_ref: z.string().nullable(),
   amount_minor: z.number().int(),
   currency: currencyCode,
+  charged_amount_minor: z
+    .number()
+    .int()
+    .describe("what the gateway charged: the buyer's display currency at the order's frozen rate, or the amount above"),
+  charged_currency: currencyCode,
   status: z.string(),
   paid_at: z.string().nullable(),
   refunded_minor: z.number().int().describe('refunds that succeeded'),

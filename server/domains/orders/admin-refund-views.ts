@@ -36,6 +36,8 @@ export async function refundViews(ctx: AppContext, rows: readonly RefundRow[]): 
     payment_id: row.paymentId,
     amount_minor: row.amountMinor,
     currency: row.currency,
+    charged_amount_minor: row.chargedAmountMinor,
+    charged_currency: row.chargedCurrency,
     reason: row.reason,
     status: row.status,
     idempotency_key: row.idempotencyKey,

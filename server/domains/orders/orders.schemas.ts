@@ -95,7 +95,9 @@ export const orderDetail = orderSummary.extend({
         amount: amountViewSchema,
         amount_text: z
           .string()
-          .describe("'CN¥12.00' (English) or '￥12.00' (Chinese): the settlement currency, as charged"),
+          .describe(
+            "'CN¥12.00' (English) or '￥12.00' (Chinese): what came back, in the currency the payment was charged in",
+          ),
         refunded_at: z.string(),
       }),
     )

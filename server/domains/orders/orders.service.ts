@@ -227,7 +227,12 @@ export async function getOrderDetail(
       .where(eq(orderStatusHistory.orderId, order.id))
       .orderBy(asc(orderStatusHistory.id)),
     ctx.db
-      .select({ amountMinor: refunds.amountMinor, succeededAt: refunds.succeededAt })
+      .select({
+        amountMinor: refunds.amountMinor,
+        chargedAmountMinor: refunds.chargedAmountMinor,
+        chargedCurrency: refunds.chargedCurrency,
+        succeededAt: refunds.succeededAt,
+      })
       .from(refunds)
       .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
@@ -241,7 +246,12 @@ export function orderDetailView(
     order: OrderRow;
     items: readonly ItemRow[];
     history: ReadonlyArray<typeof orderStatusHistory.$inferSelect>;
-    refunded: ReadonlyArray<{ amountMinor: number; succeededAt: Date | null }>;
+    refunded: ReadonlyArray<{
+      amountMinor: number;
+      chargedAmountMinor: number;
+      chargedCurrency: Currency;
+      succeededAt: Date | null;
+    }>;
     duties: readonly OrderDutyLine[];
   },
   locale: Locale,
@@ -249,7 +259,6 @@ export function orderDetailView(
   const { order, items, history, refunded } = rows;
   const { currency: settlement, display } = currencies(order);
   const money = moneyOf(order);
-  const { currency } = currencies(order);
   const address = order.address;
   const region = [pickText(address.province_name, locale), pickText(address.city_name, locale)].filter(Boolean);
   return {
@@ -287,7 +296,12 @@ export function orderDetailView(
     shipment: shipmentView(order, locale),
     refunds: refunded.map((refund) => ({
       amount: money(refund.amountMinor),
-      amount_text: formatPrice({ amountMinor: refund.amountMinor, currency }, 'symbol', locale),
+      // What came back, in the currency the payment was charged in (ADR 0144).
+      amount_text: formatPrice(
+        { amountMinor: refund.chargedAmountMinor, currency: refund.chargedCurrency },
+        'symbol',
+        locale,
+      ),
       refunded_at: (refund.succeededAt ?? new Date(0)).toISOString(),
     })),
   };
