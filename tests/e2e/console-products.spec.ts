@@ -113,6 +113,9 @@ describe('the product editor', () => {
     ]);
     expect(await english.locator('h1').innerText()).toBe(`Moon jar ${tag}`);
     expect(await chinese.locator('h1').innerText()).toBe(`月亮罐 ${tag}`);
+    expect(await english.locator('.product-details__text strong').innerText()).toBe('by hand');
+    expect(await english.locator('.product-details__text script').count()).toBe(0);
+    expect(await chinese.locator('.product-details__text').innerText()).toBe('手工拉坯。');
     expect(await english.locator('.purchase__price').innerText()).toContain('120.00');
     await english.reload();
     expect(await english.locator('.purchase__price').innerText()).toContain('120.00');
