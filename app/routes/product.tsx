@@ -30,8 +30,8 @@ export const meta: Route.MetaFunction = ({ matches, data }) => {
   const { product } = data;
   const root = rootMatch?.data as RootLoaderData | undefined;
   return pageMeta(matches, {
-    title: product.name,
-    description: summary(product.description),
+    title: product.seo_title || product.name,
+    description: product.seo_description || summary(product.description),
     path: `/product/${product.id}`,
     image: product.images[0]?.url,
     type: 'product',

@@ -136,6 +136,11 @@ describe('creating and publishing', () => {
       12_000, 15_000, 12_500, 15_500,
     ]);
     expect(shown.body.data.property.map((property: { name: string }) => property.name)).toEqual(['颜色', '尺寸']);
+    expect(shown.body.data.seo_title).toBe('');
+    const english = await server.request(`/v1/good/${product.id}`, { headers: { lang: 'en' } });
+    expect(english.body.data.seo_title).toBe('Teapot');
+    expect((await server.request(`/en/product/${product.id}`)).text).toMatch(/<title>Teapot\b/);
+    expect((await server.request(`/zh-cn/product/${product.id}`)).text).toMatch(/<title>测试茶壶 /);
 
     const archived = await editor.request(`/v1/admin/products/${product.id}/status`, {
       method: 'PUT',

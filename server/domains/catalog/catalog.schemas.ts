@@ -104,6 +104,9 @@ export const productDetail = z.object({
   slug: z.string(),
   name: z.string(),
   description: z.string(),
+  /** The page's search-engine title and description when the console set them; empty: the name and description. */
+  seo_title: z.string(),
+  seo_description: z.string(),
   images: z.array(image),
   property: z.array(
     z.object({

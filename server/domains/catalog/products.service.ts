@@ -260,6 +260,8 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale): P
     slug: product.slug,
     name,
     description: pickText(product.description, locale),
+    seo_title: product.seoTitle?.[locale]?.trim() ?? '',
+    seo_description: product.seoDescription?.[locale]?.trim() ?? '',
     images: images.map((image) => ({
       url: image.url,
       width: image.width,
