@@ -2,7 +2,6 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blobStoreOf } from '../../server/domains/media/blob-stores';
 import { variantKey } from '../../server/domains/media/image-variants';
-import { s3BlobStore } from '../../server/domains/media/s3-blob-store';
 import { publishDemoImages } from '../../server/seed/demo-images';
 import { png, uploadImages } from '../support/console-images';
 import { startLocalS3, type LocalS3 } from '../support/local-s3';
@@ -31,14 +30,7 @@ describe('two copies of the shop on one S3 bucket', () => {
     expect(original.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(Buffer.from(await original.arrayBuffer()).length).toBe(bytes);
 
-    const bucket = s3BlobStore({
-      endpoint: s3.endpoint,
-      bucket: s3.env.S3_BUCKET!,
-      region: 'us-east-1',
-      accessKeyId: s3.env.S3_ACCESS_KEY_ID,
-      secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
-      forcePathStyle: true,
-    });
+    const bucket = s3.store();
     const head = await bucket.head(url.slice(1));
     expect(head).toMatchObject({ size: bytes, contentType: 'image/png' });
     const key = variantKey(url.slice(1), head!.etag, 480, 75);

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import S3rver from '@20minutes/s3rver';
+import type { BlobStore } from '../../server/domains/media/blob-store';
+import { s3BlobStore } from '../../server/domains/media/s3-blob-store';
 
 export const LOCAL_S3_BUCKET = 'shop-test';
 
@@ -9,6 +11,8 @@ export interface LocalS3 {
   endpoint: string;
   /** The S3_* variables that point a shop at this server's bucket. */
   env: Record<string, string>;
+  /** A blob store on the bucket, as a shop with `env` (and `S3_PREFIX=prefix`) has it. */
+  store(prefix?: string): BlobStore;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,16 @@ export async function startLocalS3(): Promise<LocalS3> {
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
+    store: (prefix = '') =>
+      s3BlobStore({
+        endpoint,
+        bucket: LOCAL_S3_BUCKET,
+        region: 'us-east-1',
+        accessKeyId: 'S3RVER',
+        secretAccessKey: 'S3RVER',
+        forcePathStyle: true,
+        prefix,
+      }),
     env: {
       S3_ENDPOINT: endpoint,
       S3_BUCKET: LOCAL_S3_BUCKET,

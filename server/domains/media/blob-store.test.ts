@@ -5,7 +5,6 @@ import { text } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalS3, type LocalS3 } from '../../../tests/support/local-s3';
 import { isBlobKey, localBlobStore, type BlobStore } from './blob-store';
-import { s3BlobStore } from './s3-blob-store';
 
 /** One contract, two stores: what every caller relies on, for the folder and for S3 alike. */
 function blobStoreContract(name: string, open: () => Promise<{ store: BlobStore; close(): Promise<void> }>) {
@@ -86,15 +85,7 @@ blobStoreContract('local folder', async () => {
 
 blobStoreContract('S3-compatible', async () => {
   const s3: LocalS3 = await startLocalS3();
-  const store = s3BlobStore({
-    endpoint: s3.endpoint,
-    bucket: s3.env.S3_BUCKET!,
-    region: 'us-east-1',
-    accessKeyId: s3.env.S3_ACCESS_KEY_ID,
-    secretAccessKey: s3.env.S3_SECRET_ACCESS_KEY,
-    forcePathStyle: true,
-    prefix: 'shop/',
-  });
+  const store = s3.store('shop/');
   return { store, close: () => s3.close() };
 });
 

@@ -3,7 +3,6 @@ import sharp, { type Metadata } from 'sharp';
 import type { ActingContext } from '../../context';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { recordAudit } from '../audit/audit.service';
-import { formatSize } from '../uploads/uploads.service';
 import { blobStoreOf } from './blob-stores';
 import type { StoredImage } from './media.schemas';
 
@@ -39,8 +38,9 @@ export interface IncomingImage {
 }
 
 export class MediaTooLargeError extends AppError {
-  constructor(name: string, limitBytes: number) {
-    super('payloadTooLarge', 'adminMedia.tooLarge', { name, limit: formatSize(limitBytes) });
+  /** `limit` as people read it (`20 MB`). */
+  constructor(name: string, limit: string) {
+    super('payloadTooLarge', 'adminMedia.tooLarge', { name, limit });
   }
 }
 

@@ -9,6 +9,7 @@ import {
   type MediaPurpose,
 } from '../../domains/media/media-images.service';
 import { storedImages } from '../../domains/media/media.schemas';
+import { formatSize } from '../../domains/uploads/uploads.service';
 import { BadRequestError } from '../../shared/errors';
 import { actingContext } from '../admin-api';
 import { answers, ok } from '../envelope';
@@ -29,9 +30,8 @@ async function readImages(request: FastifyRequest): Promise<IncomingImage[]> {
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new MediaTooLargeError(current, limit);
-    if (code === 'FST_FILES_LIMIT') throw new BadRequestError('adminMedia.tooMany', { limit: MEDIA_MAX_FILES });
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw new MediaTooLargeError(current, formatSize(limit));
+    if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       throw new BadRequestError('adminMedia.tooMany', { limit: MEDIA_MAX_FILES });
     throw error;
   }
