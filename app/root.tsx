@@ -24,6 +24,7 @@ import { displayCurrencyOf } from './lib/currency.server';
 import { siteOrigin } from '../server/shared/site-origin';
 import { SIGNED_IN_HINT_SCRIPT } from '../server/shared/signed-in-hint';
 import { SHIP_TO_HINT_SCRIPT } from '../server/shared/ship-to-hint';
+import { ANNOUNCEMENT_HINT_SCRIPT } from '../server/shared/announcement-hint';
 import { RouteErrorPage } from './components/layout/error-page';
 import { SiteShell } from './components/layout/site-shell';
 import { AccountShell, accountRootData } from './components/account/account-shell';
@@ -114,7 +115,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* These scripts run once, from the server's HTML; the browser bundle need not carry their text. */}
         <script
           dangerouslySetInnerHTML={{
-            __html: import.meta.env.SSR ? `${SIGNED_IN_HINT_SCRIPT};${SHIP_TO_HINT_SCRIPT}` : '',
+            __html: import.meta.env.SSR
+              ? `${SIGNED_IN_HINT_SCRIPT};${SHIP_TO_HINT_SCRIPT};${ANNOUNCEMENT_HINT_SCRIPT}`
+              : '',
           }}
           suppressHydrationWarning
         />
