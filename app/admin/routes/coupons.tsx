@@ -90,12 +90,13 @@ export default function CouponsPage() {
     }),
     column.accessor('min_spend_minor', {
       header: () => t('console.coupons.col.minSpend'),
-      meta: { numeric: true },
+      meta: { numeric: true, wideOnly: true },
       cell: (info) => formatMoney(info.getValue(), currency, locale),
     }),
     column.display({
       id: 'valid',
       header: () => t('console.coupons.col.valid'),
+      meta: { wideOnly: true },
       cell: (info) => validText(t, info.row.original, locale),
     }),
     column.accessor('used_count', {
