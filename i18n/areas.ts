@@ -27,6 +27,7 @@ import { adminGroupsInventoryMessages } from './messages/admin-groups-inventory'
 import { adminCurrencyMessages } from './messages/admin-currencies';
 import { adminShippingCouponMessages } from './messages/admin-shipping-coupons';
 import { adminProductMessages } from './messages/admin-products';
+import { adminProductCsvMessages } from './messages/admin-product-csv';
 import { adminContentMessages } from './messages/admin-content';
 
 /** Every message area, by name. The server holds them all; the browser loads them in packs (./packs.ts). */
@@ -60,6 +61,7 @@ export const MESSAGE_AREAS = {
   adminCurrencies: adminCurrencyMessages,
   adminShippingCoupons: adminShippingCouponMessages,
   adminProducts: adminProductMessages,
+  adminProductCsv: adminProductCsvMessages,
   adminContent: adminContentMessages,
 } as const;
 

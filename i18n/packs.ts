@@ -43,6 +43,7 @@ export const MESSAGE_PACKS = {
     'adminCurrencies',
     'adminShippingCoupons',
     'adminProducts',
+    'adminProductCsv',
     'adminContent',
   ],
 } as const satisfies Record<string, readonly MessageArea[]>;

@@ -32,6 +32,7 @@ import { adminShippingRoutes } from './http/routes/admin-shipping.routes';
 import { adminCurrencyRoutes } from './http/routes/admin-currencies.routes';
 import { adminCouponRoutes } from './http/routes/admin-coupons.routes';
 import { adminProductRoutes } from './http/routes/admin-products.routes';
+import { adminProductCsvRoutes } from './http/routes/admin-product-csv.routes';
 import { areaRoutes } from './http/routes/area.routes';
 import { captchaRoutes } from './http/routes/captcha.routes';
 import { cartRoutes } from './http/routes/cart.routes';
@@ -180,6 +181,7 @@ export async function buildApp({
           await admin.register(adminCurrencyRoutes);
           await admin.register(adminCouponRoutes);
           await admin.register(adminProductRoutes);
+          await admin.register(adminProductCsvRoutes);
         },
         { prefix: '/admin' },
       );
