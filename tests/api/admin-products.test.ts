@@ -2,6 +2,7 @@ import { and, asc, count, eq, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, productGroups, products, productSkus } from '../../server/db/schema';
 import type { ProductBody as Body } from '../../server/domains/catalog/product-editor.schemas';
+import { makeBuyer } from '../support/buyers';
 import { rawGet as rawHttpGet } from '../support/raw-http';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { useTestServer } from '../support/test-server';
@@ -142,6 +143,11 @@ describe('creating and publishing', () => {
     expect((await server.request(`/en/product/${product.id}`)).text).toMatch(/<title>Teapot\b/);
     expect((await server.request(`/zh-cn/product/${product.id}`)).text).toMatch(/<title>测试茶壶 /);
 
+    const buyer = await makeBuyer(server);
+    const skuId = product.skus[0]!.id;
+    const added = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: skuId, quantity: 1 } });
+    expect(added.status).toBe(200);
+
     const archived = await editor.request(`/v1/admin/products/${product.id}/status`, {
       method: 'PUT',
       body: { status: 'archived' },
@@ -153,6 +159,11 @@ describe('creating and publishing', () => {
       .from(products)
       .where(eq(products.id, product.id));
     expect(row?.listed).toBe(false);
+    // Archived: the cart says so and nothing more of it can be ordered.
+    const cart = (await buyer.call('/v1/cart')).body.data;
+    expect(cart.lines.find((line: { sku_id: number }) => line.sku_id === skuId)).toMatchObject({ problem: 'unlisted' });
+    const again = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: skuId, quantity: 1 } });
+    expect(again.status).toBe(400);
   });
 
   it('refuses to publish a product named in one language only', async () => {
