@@ -85,7 +85,10 @@ describe('cart of a signed-in buyer', () => {
       expect(cart.has_problems).toBe(true);
       expect(cart.goods_amount_minor).toBe(0);
     } finally {
-      await server.ctx.db.update(products).set({ listed: true, status: 'published' }).where(eq(products.id, gone.productId));
+      await server.ctx.db
+        .update(products)
+        .set({ listed: true, status: 'published' })
+        .where(eq(products.id, gone.productId));
     }
   });
 });
