@@ -52,6 +52,7 @@ export default [
       route('customers', 'admin/routes/customers.tsx'),
       route('customers/:id', 'admin/routes/customer-detail.tsx'),
       route('products', 'admin/routes/products.tsx'),
+      route('products/csv', 'admin/routes/product-import.tsx'),
       route('products/:id', 'admin/routes/product-editor.tsx'),
       route('groups', 'admin/routes/groups.tsx'),
       route('inventory', 'admin/routes/inventory.tsx'),

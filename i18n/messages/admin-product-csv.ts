@@ -34,7 +34,7 @@ export const adminProductCsvMessages = defineMessages({
     'adminProductCsv.writing': 'Writing products…',
     'adminProductCsv.summary':
       '{rows} rows: {create} products to create, {update} to update, {unchanged} unchanged; SKUs: {skuCreate} new, {skuUpdate} updated, {skuRemove} removed',
-    'adminProductCsv.problems': '{count} problems: nothing was written. Fix the file and check it again.',
+    'adminProductCsv.problems': 'Problems found: {count}. Nothing was written: fix the file and check it again.',
     'adminProductCsv.moreProblems': 'and {count} more problems not shown',
     'adminProductCsv.clean': 'No problems found. Import writes all of it at once.',
     'adminProductCsv.done': 'Imported: {create} products created, {update} updated.',

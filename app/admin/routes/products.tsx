@@ -99,11 +99,16 @@ export default function ProductsPage() {
       <PageHeader
         title={t('console.products.title')}
         actions={
-          canWrite ? (
-            <Link className="button button--primary" to="/admin/products/new">
-              {t('console.products.new')}
+          <>
+            <Link className="button" to="/admin/products/csv">
+              {t('adminProductCsv.link')}
             </Link>
-          ) : null
+            {canWrite ? (
+              <Link className="button button--primary" to="/admin/products/new">
+                {t('console.products.new')}
+              </Link>
+            ) : null}
+          </>
         }
       >
         <p className="muted">{countText(t, 'console.products.count', page.total)}</p>
