@@ -1,14 +1,5 @@
 import type { Readable } from 'node:stream';
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  NoSuchKey,
-  NotFound,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from '@aws-sdk/client-s3';
+import type * as S3Sdk from '@aws-sdk/client-s3';
 import { assertBlobKey, isBlobKey, type BlobHead, type BlobStore } from './blob-store';
 
 export interface S3BlobStoreOptions {
@@ -23,11 +14,11 @@ export interface S3BlobStoreOptions {
   prefix?: string;
 }
 
-function missing(error: unknown): boolean {
+function missing(sdk: typeof S3Sdk, error: unknown): boolean {
   return (
-    error instanceof NoSuchKey ||
-    error instanceof NotFound ||
-    (error instanceof S3ServiceException && error.$metadata.httpStatusCode === 404)
+    error instanceof sdk.NoSuchKey ||
+    error instanceof sdk.NotFound ||
+    (error instanceof sdk.S3ServiceException && error.$metadata.httpStatusCode === 404)
   );
 }
 
@@ -38,18 +29,24 @@ function missing(error: unknown): boolean {
  * `visibility` is kept as object metadata for operators who look into the bucket.
  */
 export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
-  const client = new S3Client({
-    endpoint: options.endpoint,
-    region: options.region,
-    forcePathStyle: options.forcePathStyle,
-    // Checksums only where S3 requires them: many S3-compatible services refuse the SDK's newer defaults.
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-    credentials:
-      options.accessKeyId && options.secretAccessKey
-        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
-        : undefined,
-  });
+  // The SDK is about 20 MB of memory: loaded on first use, so a shop on local folders never pays it.
+  let connection: Promise<{ sdk: typeof S3Sdk; client: S3Sdk.S3Client }> | undefined;
+  const connect = () =>
+    (connection ??= import('@aws-sdk/client-s3').then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        endpoint: options.endpoint,
+        region: options.region,
+        forcePathStyle: options.forcePathStyle,
+        // Checksums only where S3 requires them: many S3-compatible services refuse the SDK's newer defaults.
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+        credentials:
+          options.accessKeyId && options.secretAccessKey
+            ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+            : undefined,
+      }),
+    })));
   const Bucket = options.bucket;
   const objectKey = (key: string) => {
     assertBlobKey(key);
@@ -57,24 +54,26 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
   };
   const head = async (key: string): Promise<BlobHead | null> => {
     if (!isBlobKey(key)) return null;
+    const { sdk, client } = await connect();
     try {
-      const answer = await client.send(new HeadObjectCommand({ Bucket, Key: objectKey(key) }));
+      const answer = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: objectKey(key) }));
       return {
         size: answer.ContentLength ?? 0,
         contentType: answer.ContentType ?? 'application/octet-stream',
         etag: (answer.ETag ?? '').replaceAll('"', ''),
       };
     } catch (error) {
-      if (missing(error)) return null;
+      if (missing(sdk, error)) return null;
       throw error;
     }
   };
   const getObject = async (key: string) => {
     if (!isBlobKey(key)) return null;
+    const { sdk, client } = await connect();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key) }));
+      return await client.send(new sdk.GetObjectCommand({ Bucket, Key: objectKey(key) }));
     } catch (error) {
-      if (missing(error)) return null;
+      if (missing(sdk, error)) return null;
       throw error;
     }
   };
@@ -82,8 +81,9 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
     kind: 's3',
     async put(key, bytes, { contentType, visibility }) {
       // One PutObject: S3 stores the whole object or nothing.
+      const { sdk, client } = await connect();
       await client.send(
-        new PutObjectCommand({
+        new sdk.PutObjectCommand({
           Bucket,
           Key: objectKey(key),
           Body: bytes,
@@ -111,7 +111,8 @@ export function s3BlobStore(options: S3BlobStoreOptions): BlobStore {
     head,
     async delete(key) {
       if (!(await head(key))) return false;
-      await client.send(new DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
+      const { sdk, client } = await connect();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket, Key: objectKey(key) }));
       return true;
     },
   };
