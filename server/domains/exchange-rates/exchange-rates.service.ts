@@ -75,12 +75,6 @@ export async function chargeableInDisplay(ctx: AppContext, currency: Currency, s
   return rate !== undefined && !isStale(ctx, rate);
 }
 
-/** The currencies (besides the settlement one) whose rate is stale, for the console's home. */
-export async function staleCurrencies(ctx: AppContext, settlement: Currency): Promise<Currency[]> {
-  const rows = await storedExchangeRates(ctx);
-  return rows.filter((row) => row.currency !== settlement && isStale(ctx, row)).map((row) => row.currency);
-}
-
 /** "21.37" -> 21_370_000 with string arithmetic only. */
 export function rateMicrosOf(text: string): number {
   if (!RATE_TEXT.test(text)) return NaN;
