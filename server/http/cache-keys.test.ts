@@ -120,8 +120,14 @@ describe('pageScopeOf', () => {
       'home',
       'home',
     ]);
+    expect(['/en/faq', '/zh-cn/our-story', '/en/contact-us.data', '/zh-cn/videos'].map(pageScopeOf)).toEqual([
+      'content:faq',
+      'content:our-story',
+      'content:contact-us',
+      'content:videos',
+    ]);
     expect(
-      ['/en/faq', '/en/our-story', '/v1/goodGroup/list/2', '/v1/siteManage', '/admin', '/en/cart'].map(pageScopeOf),
+      ['/xx/faq', '/en/faqs', '/v1/goodGroup/list/2', '/v1/siteManage', '/admin', '/en/cart'].map(pageScopeOf),
     ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
   });
 });

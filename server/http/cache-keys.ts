@@ -135,14 +135,15 @@ const HOME_SECTIONS = /^\/v1\/goodGroup\/list\/1(?:\?|$)/;
 const LISTINGS = /^\/(?:[a-z-]+\/search(?:(?:\/_)?\.data)?|v1\/good\/GetldList)(?:\?|$)/;
 const PRODUCT_LIST = /^\/v1\/good\/list(?:\?|$)/;
 const GROUP_FILTER = /[?&]group_id=(\d{1,9})(?:&|$)/;
+const CONTENT_PAGE = /^\/([a-z-]+)\/(videos|our-story|faq|contact-us)(?:(?:\/_)?\.data)?(?:\?|$)/;
 
 /**
  * What part of the catalogue an address shows (shared/content-version.ts PageScope), so a
  * catalogue edit retires its cached copies and nothing else: a product page and
  * `GET /v1/good/:id`; a category page, `GET /v1/goodGroup/:id` and the product list filtered
  * by a group; the home and its sections (`list/1`); search, the unfiltered product list and
- * the id list. Undefined for the rest (content pages, the category tree), which only the
- * content version retires.
+ * the id list; a content page in any language. Undefined for the rest (the category tree),
+ * which only the content version retires.
  */
 export function pageScopeOf(url: string): PageScope | undefined {
   const productId = stockPageProductId(url);
@@ -155,6 +156,8 @@ export function pageScopeOf(url: string): PageScope | undefined {
   }
   if (LISTINGS.test(url)) return 'listings';
   if (HOME_SECTIONS.test(url)) return 'home';
+  const content = CONTENT_PAGE.exec(url);
+  if (content?.[1] !== undefined && isLocale(content[1])) return `content:${content[2]}`;
   const home = HOME_PAGE.exec(url);
   return home?.[1] !== undefined && isLocale(home[1]) ? 'home' : undefined;
 }

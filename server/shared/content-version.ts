@@ -16,13 +16,14 @@ let local: (Remembered & { store: unknown }) | null = null;
 let scopeLocal: { store: unknown; scopes: Map<PageScope, Remembered> } = { store: null, scopes: new Map() };
 
 /**
- * What part of the catalogue a cached page or API answer shows, beyond what every page shows
+ * What part of the shop a cached page or API answer shows, beyond what every page shows
  * (server/http/cache-keys.ts pageScopeOf says which address has which): one product's page,
- * one group's listing, the home, or the listings that may show any product (search, the
- * unfiltered product list). Each has its own version next to the content version, so a
- * change retires the pages that show it and no other (retireCatalogPages).
+ * one group's listing, the home, the listings that may show any product (search, the
+ * unfiltered product list), or one content page (by its slug). Each has its own version next
+ * to the content version, so a change retires the pages that show it and no other
+ * (retireCatalogPages, retireContentPage).
  */
-export type PageScope = `product:${number}` | `group:${number}` | 'home' | 'listings';
+export type PageScope = `product:${number}` | `group:${number}` | 'home' | 'listings' | `content:${string}`;
 
 /**
  * A number that changes whenever something shown on anonymous pages changes (a product,

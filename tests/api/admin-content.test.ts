@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditEvents, contentPages } from '../../server/db/schema';
+import { rawGet } from '../support/raw-http';
 import { createSignedInStaff } from '../support/staff';
 import { useTestServer } from '../support/test-server';
 
@@ -69,6 +70,32 @@ describe('/v1/admin/content-pages', () => {
     const chinese = await server.request('/zh-cn/faq');
     expect(chinese.text).toContain('多久能送到？');
     expect(chinese.text).not.toContain('How long does delivery take?');
+  });
+
+  it('retires that page in both languages and leaves every other cached page a hit', async () => {
+    const editor = await createSignedInStaff(server, { permissions: ['settings:write'] });
+    const kept = ['/en/our-story', '/zh-cn/faq', '/en/product/1', '/en/'];
+    const retired = ['/en/videos', '/zh-cn/videos'];
+    for (const path of [...kept, ...retired]) {
+      await rawGet(server.url + path, {});
+      expect((await rawGet(server.url + path, {})).headers['x-cache'], path).toBe('hit');
+    }
+    const videos = {
+      ...page,
+      blocks: {
+        en: [{ type: 'heading', text: 'Unboxing the teapot' }],
+        'zh-cn': [{ type: 'heading', text: '茶壶开箱' }],
+      },
+    };
+    expect((await editor.request('/v1/admin/content-pages/videos', { method: 'PUT', body: videos })).status).toBe(200);
+
+    for (const path of kept) expect((await rawGet(server.url + path, {})).headers['x-cache'], path).toBe('hit');
+    const english = await rawGet(server.url + '/en/videos', {});
+    expect(english.headers['x-cache']).toBe('miss');
+    expect(english.body.toString()).toContain('Unboxing the teapot');
+    const chinese = await rawGet(server.url + '/zh-cn/videos', {});
+    expect(chinese.headers['x-cache']).toBe('miss');
+    expect(chinese.body.toString()).toContain('茶壶开箱');
   });
 
   it('refuses members without settings:write, and changes nothing', async () => {
