@@ -428,18 +428,11 @@ async function knownImageSizes(ctx: AppContext, urls: string[]) {
 
 /** What the editor's body of an existing product is, to tell whether the file changes it. */
 function bodyOfView(view: ProductView): ProductBody {
+  const { id: _id, status: _status, missing: _missing, currency: _currency, updated_at: _updatedAt, ...rest } = view;
   return {
-    name: view.name,
-    description: view.description,
-    seo_title: view.seo_title,
-    seo_description: view.seo_description,
-    weight_grams: view.weight_grams,
+    ...rest,
     service_notes: view.service_notes as ProductBody['service_notes'],
-    final_sale: view.final_sale,
-    group_ids: view.group_ids,
-    options: view.options,
-    skus: view.skus.map(({ stock, id, ...sku }) => ({ ...sku, id, initial_stock: stock })),
-    images: view.images,
+    skus: view.skus.map(({ stock, ...sku }) => ({ ...sku, initial_stock: stock })),
   };
 }
 
