@@ -259,6 +259,9 @@ describe('products as CSV', () => {
     const binary = await upload(editor, { text: png, name: 'photo.csv' }, 'dry_run=true', 'zh-cn');
     expect(binary.status).toBe(400);
     expect(binary.body.msg).toBe('该文件不是 CSV 文件：请将商品导出为 CSV（UTF-8）后重试');
+    const unclosed = await upload(editor, { text: 'Handle,Title\nok,"open quote\nnext,row\n' });
+    expect(unclosed.status).toBe(400);
+    expect(unclosed.body.msg).toMatch(/^The file cannot be read as CSV near line \d+ \(a quote left open\?\)$/);
     const large = await upload(editor, { text: Buffer.alloc(PRODUCT_CSV_MAX_BYTES + 1, 'a') }, 'dry_run=true', 'zh-cn');
     expect(large.status).toBe(413);
     expect(large.body.msg).toBe('文件过大：CSV 文件最大 10 MB');
