@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  amountView,
-  convert,
-  currencySymbol,
-  formatAmount,
-  formatPrice,
-  ISO_MINOR_UNITS,
-  MINOR_DIGITS,
-  minorDigitsOf,
-  rateText,
-} from './money';
+import { amountView, convert, currencySymbol, formatAmount, formatPrice, MINOR_DIGITS, rateText } from './money';
+import { ISO_MINOR_UNITS, minorDigitsOf } from './minor-units';
 
 const rates = {
   CNY: 1,
@@ -87,6 +78,8 @@ describe('amountView', () => {
 
   it('knows the ISO 4217 minor unit of every currency it shows and refuses to guess one it does not know', () => {
     expect(MINOR_DIGITS).toEqual({ CNY: 2, USD: 2, EUR: 2, JPY: 0, GBP: 2, KRW: 0, AUD: 2, CAD: 2, HKD: 2 });
+    // The storefront's own short table agrees with the full one the gateways read.
+    for (const [code, digits] of Object.entries(MINOR_DIGITS)) expect(minorDigitsOf(code), code).toBe(digits);
     expect([
       ISO_MINOR_UNITS.VND,
       ISO_MINOR_UNITS.CLP,

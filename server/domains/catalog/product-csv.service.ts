@@ -10,7 +10,7 @@ import type { ActingContext, AppContext } from '../../context';
 import { productGroups, productImages, products, productSkus } from '../../db/schema';
 import { BadRequestError } from '../../shared/errors';
 import { describeIssue } from '../../shared/issue-messages';
-import { minorDigitsOf } from '../../shared/money';
+import { minorDigitsOf } from '../../shared/minor-units';
 import { recordAudit } from '../audit/audit.service';
 import { blobStoreOf } from '../media/blob-stores';
 import { HASHED_IMAGE_PREFIX, hashedImageKey } from '../media/media-images.service';

@@ -1,4 +1,5 @@
-import { ISO_MINOR_UNITS, type Currency } from '../../shared/money';
+import { ISO_MINOR_UNITS } from '../../shared/minor-units';
+import type { Currency } from '../../shared/money';
 import type { PaymentMethodName, PaymentProviderName } from '../../shared/payment-methods';
 import type { PaymentProvider } from './payment-provider';
 
