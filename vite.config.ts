@@ -105,12 +105,12 @@ const SHELL_MODULES =
   /\/(app\/lib|app\/components\/(layout|ui)|i18n|server\/shared)\/|\/app\/components\/catalog\/(price|listing|currency-picker|header-search)\.tsx?$/;
 /**
  * Not in the shell: layout parts most pages never load (the phone menu's drawer, the content
- * pages' header, the error page), the messages of refused form fields and the postal-code
+ * pages' header, the error page) or load after hydration (the loading bar, the floating widget), the messages of refused form fields and the postal-code
  * rule with its patterns (pages with forms), the order status numbers, tabs and date format
  * (order pages, account menus), and the account calls (login modal, account page).
  */
 const NOT_SHELL =
-  /\/app\/components\/layout\/(menu-drawer|page-header|route-error-page)\.tsx$|\/server\/shared\/(issue-messages|order-status|postal-codes)\.ts$|\/app\/lib\/(dates|order-tabs|account-api)\.ts$/;
+  /\/app\/components\/layout\/(menu-drawer|page-header|route-error-page|floating-widget|loading-bar)\.tsx$|\/server\/shared\/(issue-messages|order-status|postal-codes)\.ts$|\/app\/lib\/(dates|order-tabs|account-api)\.ts$/;
 
 type ModuleInfoOf = (id: string) => { importedIds: readonly string[] } | null;
 

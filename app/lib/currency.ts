@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from 'react-router';
-import { convert, formatPrice, type Currency, type PriceStyle } from '../../server/shared/money';
+import { convert, CURRENCIES, formatPrice, type Currency, type PriceStyle } from '../../server/shared/money';
 import type { Locale } from '../../i18n/locales';
 
 /** The buyer's display currency; part of the page-cache key (server/http/storefront.ts). */
@@ -18,7 +18,7 @@ export function useDisplayCurrency(): DisplayCurrency {
     data?.display ?? {
       settlement: 'CNY',
       currency: 'CNY',
-      rates: { CNY: 1, USD: 1, EUR: 1, JPY: 1, GBP: 1, KRW: 1, AUD: 1, CAD: 1, HKD: 1 },
+      rates: Object.fromEntries(CURRENCIES.map((code) => [code, 1])) as Record<Currency, number>,
     }
   );
 }

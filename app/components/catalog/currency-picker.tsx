@@ -1,8 +1,8 @@
 import { useEffect, useId, useState } from 'react';
-import { useFetcher, useRouteLoaderData } from 'react-router';
+import { useFetcher } from 'react-router';
 import { CURRENCIES, currencySymbol, isCurrency, type Currency } from '../../../server/shared/money';
 import { useDisplayCurrency } from '~/lib/currency';
-import type { RootLoaderData } from '~/root';
+import { useRootData } from '~/lib/root-data';
 import { localePath, useCurrentPath, useLocale, useT } from '~/lib/i18n';
 import { ChevronIcon } from '../ui/icons';
 import { useHydrated } from './use-hydrated';
@@ -26,7 +26,7 @@ export function CurrencyPicker({ variant }: { variant: 'header' | 'drawer' }) {
   const [announcement, setAnnouncement] = useState('');
   const currencyName = t(`currency.name.${display.currency}`);
   // The currencies the owner offers (site setting `display_currencies`); the one shown stays listed.
-  const offered = useRouteLoaderData<RootLoaderData>('root')?.site.currencies;
+  const offered = useRootData()?.site.currencies;
   const choices = offered ? CURRENCIES.filter((code) => offered.includes(code) || code === current) : CURRENCIES;
 
   // Tell screen-reader users once this picker's change has reloaded the prices.

@@ -1,6 +1,5 @@
-import { useRouteLoaderData } from 'react-router';
 import { useT } from '~/lib/i18n';
-import type { RootLoaderData } from '~/root';
+import { useRootData } from '~/lib/root-data';
 
 /**
  * The owner's announcement (site setting `announcement`, per language) above the header; no
@@ -10,7 +9,7 @@ import type { RootLoaderData } from '~/root';
  */
 export function AnnouncementBar() {
   const t = useT();
-  const text = useRouteLoaderData<RootLoaderData>('root')?.site.announcement;
+  const text = useRootData()?.site.announcement;
   if (!text) return null;
   return (
     <aside className="announcement-bar" data-text={text} aria-label={t('shell.announcement.label')}>
