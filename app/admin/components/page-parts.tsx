@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import { useConsoleT } from '../lib/console-context';
 import { Icon } from './icon';
 
@@ -12,7 +12,7 @@ export function SearchBox({
   id: string;
   label: string;
   placeholder: string;
-  value: string | null;
+  value: string | null | undefined;
 }) {
   return (
     <div className="filter-bar__search">
@@ -21,6 +21,50 @@ export function SearchBox({
       </label>
       <Icon name="search" />
       <input id={id} name="q" type="search" defaultValue={value ?? ''} placeholder={placeholder} />
+    </div>
+  );
+}
+
+/**
+ * One of a list's filters: a select whose first choice is 'Any', read from and kept in the
+ * page's URL as `name`.
+ */
+export function FilterSelect({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string | null | undefined;
+  options: ReadonlyArray<{ value: string | number; label: string }>;
+}) {
+  const t = useConsoleT();
+  return (
+    <label className="filter">
+      <span>{label}</span>
+      <select name={name} defaultValue={value ?? ''}>
+        <option value="">{t('console.filter.any')}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** The end of a list's filter bar: Apply, and whatever else the page puts beside it. */
+export function FilterApply({ children }: { children?: ReactNode }) {
+  const t = useConsoleT();
+  return (
+    <div className="filter-bar__actions">
+      <button type="submit" className="button button--primary">
+        {t('console.filter.apply')}
+      </button>
+      {children}
     </div>
   );
 }

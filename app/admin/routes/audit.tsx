@@ -6,6 +6,7 @@ import { formatDateTime } from '../lib/format';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
 import { AuditChanges } from '../components/audit-changes';
 import { Pager } from '../components/pager';
+import { FilterApply, FilterSelect } from '../components/page-parts';
 
 const FILTERS = ['actor_type', 'actor_id', 'entity_type', 'entity_id', 'action', 'from', 'to', 'page'] as const;
 
@@ -37,47 +38,32 @@ export default function AuditPageView() {
         <p className="muted">{t('console.audit.intro')}</p>
       </PageHeader>
       <Form method="get" className="filter-bar" aria-label={t('console.orders.filters')}>
-        <label className="filter">
-          <span>{t('console.audit.actor')}</span>
-          <select name="actor_type" defaultValue={value('actor_type')}>
-            <option value="">{t('console.filter.any')}</option>
-            {AUDIT_ACTOR_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          name="actor_type"
+          label={t('console.audit.actor')}
+          value={value('actor_type')}
+          options={AUDIT_ACTOR_TYPES.map((type) => ({ value: type, label: type }))}
+        />
         <label className="filter filter--narrow">
           <span>{t('console.audit.actorId')}</span>
           <input name="actor_id" inputMode="numeric" defaultValue={value('actor_id')} />
         </label>
-        <label className="filter">
-          <span>{t('console.audit.entity')}</span>
-          <select name="entity_type" defaultValue={value('entity_type')}>
-            <option value="">{t('console.filter.any')}</option>
-            {facets.entity_types.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          name="entity_type"
+          label={t('console.audit.entity')}
+          value={value('entity_type')}
+          options={facets.entity_types.map((type) => ({ value: type, label: type }))}
+        />
         <label className="filter filter--narrow">
           <span>{t('console.audit.entityId')}</span>
           <input name="entity_id" defaultValue={value('entity_id')} />
         </label>
-        <label className="filter">
-          <span>{t('console.audit.action')}</span>
-          <select name="action" defaultValue={value('action')}>
-            <option value="">{t('console.filter.any')}</option>
-            {facets.actions.map((action) => (
-              <option key={action} value={action}>
-                {action}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect
+          name="action"
+          label={t('console.audit.action')}
+          value={value('action')}
+          options={facets.actions.map((action) => ({ value: action, label: action }))}
+        />
         <label className="filter">
           <span>{t('console.filter.from')}</span>
           <input type="date" name="from" defaultValue={value('from')} />
@@ -86,11 +72,7 @@ export default function AuditPageView() {
           <span>{t('console.filter.to')}</span>
           <input type="date" name="to" defaultValue={value('to')} />
         </label>
-        <div className="filter-bar__actions">
-          <button type="submit" className="button button--primary">
-            {t('console.filter.apply')}
-          </button>
-        </div>
+        <FilterApply />
       </Form>
       {page.records.length === 0 ? (
         <EmptyState title={t('console.audit.empty')} />

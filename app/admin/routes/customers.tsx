@@ -10,7 +10,7 @@ import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { CUSTOMER_STATUS_LABELS, customerTone } from '../lib/customer-labels';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
-import { SearchBox } from '../components/page-parts';
+import { FilterApply, FilterSelect, SearchBox } from '../components/page-parts';
 import { Pager } from '../components/pager';
 import { columnClass, DataTableRows } from '../components/data-table';
 
@@ -86,22 +86,13 @@ export default function CustomersPage() {
           placeholder={t('console.customers.searchPlaceholder')}
           value={search.get('q')}
         />
-        <label className="filter">
-          <span>{t('console.orders.col.status')}</span>
-          <select name="status" defaultValue={search.get('status') ?? ''}>
-            <option value="">{t('console.filter.any')}</option>
-            {CUSTOMER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(CUSTOMER_STATUS_LABELS[status])}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="filter-bar__actions">
-          <button type="submit" className="button button--primary">
-            {t('console.filter.apply')}
-          </button>
-        </div>
+        <FilterSelect
+          name="status"
+          label={t('console.orders.col.status')}
+          value={search.get('status')}
+          options={CUSTOMER_STATUSES.map((status) => ({ value: status, label: t(CUSTOMER_STATUS_LABELS[status]) }))}
+        />
+        <FilterApply />
       </Form>
       <div className="table-wrap">
         {page.records.length === 0 ? (

@@ -13,7 +13,7 @@ import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime } from '../lib/format';
 import { EmptyState, ErrorNotice, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
-import { PanelHead, SearchBox, submitWith } from '../components/page-parts';
+import { FilterApply, PanelHead, SearchBox, submitWith } from '../components/page-parts';
 import { Pager } from '../components/pager';
 import { skuLabel } from '../components/low-stock-parts';
 import '../styles/groups-inventory.css';
@@ -67,11 +67,7 @@ export default function InventoryPage() {
           <input type="checkbox" name="low" value="true" defaultChecked={search.get('low') === 'true'} />
           <span>{t('console.inventory.lowOnly')}</span>
         </label>
-        <div className="filter-bar__actions">
-          <button type="submit" className="button button--primary">
-            {t('console.filter.apply')}
-          </button>
-        </div>
+        <FilterApply />
       </Form>
       {done ? <Notice>{done}</Notice> : null}
       <div className={selected ? 'detail-grid' : undefined}>

@@ -22,6 +22,7 @@ import { Icon } from '../components/icon';
 import { columnClass, DataTableRows } from '../components/data-table';
 import { Pager } from '../components/pager';
 import { listQuery } from '../lib/list-query';
+import { FilterApply, FilterSelect, SearchBox } from '../components/page-parts';
 
 /** The list's filters, as they sit in the page's URL and go to the API unchanged (the server validates them). */
 const FILTERS = ['status', 'pay_status', 'from', 'to', 'country', 'q'] as const;
@@ -198,41 +199,24 @@ export default function OrdersPage() {
       {bulkOpen ? <BulkShip /> : null}
 
       <Form method="get" className="filter-bar" aria-label={t('console.orders.filters')}>
-        <div className="filter-bar__search">
-          <label className="sr-only" htmlFor="orders-q">
-            {t('console.orders.search')}
-          </label>
-          <Icon name="search" />
-          <input
-            id="orders-q"
-            name="q"
-            type="search"
-            defaultValue={filters.q ?? ''}
-            placeholder={t('console.orders.searchPlaceholder')}
-          />
-        </div>
-        <label className="filter">
-          <span>{t('console.orders.col.status')}</span>
-          <select name="status" defaultValue={filters.status ?? ''}>
-            <option value="">{t('console.filter.any')}</option>
-            {ORDER_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(ORDER_STATUS_LABELS[status]!)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="filter">
-          <span>{t('console.orders.col.payment')}</span>
-          <select name="pay_status" defaultValue={filters.pay_status ?? ''}>
-            <option value="">{t('console.filter.any')}</option>
-            {PAY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(PAY_STATUS_LABELS[status]!)}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SearchBox
+          id="orders-q"
+          label={t('console.orders.search')}
+          placeholder={t('console.orders.searchPlaceholder')}
+          value={filters.q}
+        />
+        <FilterSelect
+          name="status"
+          label={t('console.orders.col.status')}
+          value={filters.status}
+          options={ORDER_STATUSES.map((status) => ({ value: status, label: t(ORDER_STATUS_LABELS[status]!) }))}
+        />
+        <FilterSelect
+          name="pay_status"
+          label={t('console.orders.col.payment')}
+          value={filters.pay_status}
+          options={PAY_STATUSES.map((status) => ({ value: status, label: t(PAY_STATUS_LABELS[status]!) }))}
+        />
         <label className="filter">
           <span>{t('console.filter.from')}</span>
           <input type="date" name="from" defaultValue={filters.from ?? ''} />
@@ -253,16 +237,13 @@ export default function OrdersPage() {
         </label>
         {filters.sort ? <input type="hidden" name="sort" value={filters.sort} /> : null}
         {filters.dir ? <input type="hidden" name="dir" value={filters.dir} /> : null}
-        <div className="filter-bar__actions">
-          <button type="submit" className="button button--primary">
-            {t('console.filter.apply')}
-          </button>
+        <FilterApply>
           {FILTERS.some((name) => filters[name]) ? (
             <Link className="button button--ghost" to="/admin/orders">
               {t('console.filter.clear')}
             </Link>
           ) : null}
-        </div>
+        </FilterApply>
       </Form>
 
       <div className={`table-wrap${loading ? ' table-wrap--loading' : ''}`} aria-busy={loading}>

@@ -10,11 +10,11 @@ import { adminApi, requireStaff } from '../lib/admin-api';
 import { useCan, useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { countText, formatDateTime, formatMoney } from '../lib/format';
 import { EmptyState, PageHeader, Pill, SkeletonRows } from '../components/ui';
-import { Icon } from '../components/icon';
 import { Pager } from '../components/pager';
 import { DataTableHead, DataTableRows } from '../components/data-table';
 import { PRODUCT_STATUS_LABELS as STATUS_LABELS, PRODUCT_STATUS_TONES as STATUS_TONES } from '../lib/product-labels';
 import '../styles/products.css';
+import { FilterApply, FilterSelect, SearchBox } from '../components/page-parts';
 
 const PAGE_SIZE = 25;
 
@@ -114,35 +114,19 @@ export default function ProductsPage() {
         <p className="muted">{countText(t, 'console.products.count', page.total)}</p>
       </PageHeader>
       <Form method="get" className="filter-bar" aria-label={t('console.products.filters')}>
-        <div className="filter-bar__search">
-          <label className="sr-only" htmlFor="products-q">
-            {t('console.products.search')}
-          </label>
-          <Icon name="search" />
-          <input
-            id="products-q"
-            name="q"
-            type="search"
-            defaultValue={search.get('q') ?? ''}
-            placeholder={t('console.products.search')}
-          />
-        </div>
-        <label className="filter">
-          <span>{t('console.products.col.status')}</span>
-          <select name="status" defaultValue={search.get('status') ?? ''}>
-            <option value="">{t('console.filter.any')}</option>
-            {PRODUCT_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {t(STATUS_LABELS[status])}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div className="filter-bar__actions">
-          <button type="submit" className="button button--primary">
-            {t('console.filter.apply')}
-          </button>
-        </div>
+        <SearchBox
+          id="products-q"
+          label={t('console.products.search')}
+          placeholder={t('console.products.search')}
+          value={search.get('q')}
+        />
+        <FilterSelect
+          name="status"
+          label={t('console.products.col.status')}
+          value={search.get('status')}
+          options={PRODUCT_STATUSES.map((status) => ({ value: status, label: t(STATUS_LABELS[status]) }))}
+        />
+        <FilterApply />
       </Form>
       <div className="table-wrap">
         {page.records.length === 0 ? (
