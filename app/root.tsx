@@ -52,7 +52,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       name: pickText(settings.shop_name, locale),
       logo: settings.logo,
       favicon: settings.seo_image,
-      analysisCode: settings.analysis_code,
+      // The owner's analytics script runs on storefront pages only: in the console it would run
+      // with every staff member's session, so whoever may edit it could act as the Owner.
+      analysisCode: isConsolePath(url.pathname) ? '' : settings.analysis_code,
       contactEmail: settings.contact_email,
       contactPhone: settings.contact_phone,
       currency: settings.currency,

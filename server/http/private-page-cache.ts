@@ -18,6 +18,11 @@ import { chooseEncoding, PageCache, type CachedPage } from './page-cache';
  * kept page costs no statement beyond it and no rendering (ADR 0095).
  */
 const ACCOUNT_PAGE_AFTER_LOCALE = /^\/my\/[\w/-]*(?:\.data)?$/;
+/**
+ * Forms whose render holds a one-time value (the after-sale request's idempotency key, made by
+ * its loader) and options that depend on the catalogue and the clock: always rendered afresh.
+ */
+const FRESH_EVERY_TIME_AFTER_LOCALE = /^\/my\/order\/\d+\/after-sale(?:\.data)?$/;
 
 /** The query parameters account pages read (the order tabs and paging) and React Router's own. */
 const ACCOUNT_QUERY_PARAMS: ReadonlySet<string> = new Set(['status', 'page', '_routes']);
@@ -30,7 +35,9 @@ const PRIVATE_CACHE_CONTROL = 'private, no-store';
 function isAccountPage(url: string): boolean {
   const path = pathWithoutQuery(url);
   const locale = pathLocaleOf(path);
-  return locale !== undefined && ACCOUNT_PAGE_AFTER_LOCALE.test(path.slice(locale.length + 1));
+  if (locale === undefined) return false;
+  const page = path.slice(locale.length + 1);
+  return ACCOUNT_PAGE_AFTER_LOCALE.test(page) && !FRESH_EVERY_TIME_AFTER_LOCALE.test(page);
 }
 
 function readsOnlyAccountParams(url: string): boolean {

@@ -1,8 +1,11 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { orders, userAddresses, users } from '../../server/db/schema';
+import { orders, productSkus, userAddresses, users } from '../../server/db/schema';
 import { tallyQueries } from '../../server/db/query-tally';
+import { PERMISSIONS } from '../../server/domains/staff/permissions';
 import { makeShopper, placeOrderFor, prepareSku, type Buyer } from '../support/buyers';
+import { createSignedInStaff } from '../support/staff';
+import { afterSaleSku, orderAt } from './after-sales-fixtures';
 import { useTestServer } from '../support/test-server';
 
 /**
@@ -107,6 +110,23 @@ describe('account pages kept per session', () => {
     expect((await open(buyer, '/en/my/order?status=unpaid')).cache).toBe('private-hit');
   });
 
+  it('renders the after-sale request form afresh every time: its one-time key is never handed out twice', async () => {
+    const owner = await createSignedInStaff(server, { permissions: PERMISSIONS, refundLimitMinor: null });
+    const received = await orderAt(server, owner, {
+      lines: [{ sku: await afterSaleSku(server, 4_500), quantity: 1 }],
+      stage: 'received',
+    });
+    const path = `/en/my/order/${received.orderId}/after-sale`;
+    const views = [await open(received.buyer, path), await open(received.buyer, path)];
+    expect(views.map((view) => [view.status, view.cache])).toEqual([
+      [200, undefined],
+      [200, undefined],
+    ]);
+    const keyIn = (html: string) => /[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}/.exec(html)?.[0];
+    expect(keyIn(views[0]!.html)).toBeDefined();
+    expect(keyIn(views[0]!.html)).not.toBe(keyIn(views[1]!.html));
+  });
+
   it('renders afresh when the answer must set a cookie (a first visit of the browser)', async () => {
     const withoutCsrf = await open(second, '/en/my/address', { access_token: second.headers.token, lang: 'en' });
     expect(withoutCsrf.status).toBe(200);
@@ -136,5 +156,44 @@ describe('users.pages_version', () => {
     expect(await pagesVersionOf(buyer.id)).toBe(version + 1);
 
     expect(await pagesVersionOf(second.id)).toBe(bystander);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)('users.pages_version under concurrent writers (PostgreSQL)', () => {
+  it("moves at commit, so a batch over several buyers and one buyer's checkout never deadlock", async () => {
+    // The order sweep's shape: buyer A's order, then stock, then buyer B's order, in one
+    // transaction; meanwhile B's checkout writes B's order, then the same stock. Had the buyer
+    // row been locked at each write, each would wait for the other.
+    const [a, b] = [await makeShopper(server), await makeShopper(server)];
+    const stock = await prepareSku(server, { stock: 100 });
+    const orderOfA = (await placeOrderFor(a, stock.id, 1)).id;
+    const [firstOfB, secondOfB] = [(await placeOrderFor(b, stock.id, 1)).id, (await placeOrderFor(b, stock.id, 1)).id];
+    const before = await pagesVersionOf(b.id);
+    const gate = () => {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      return { open, opened };
+    };
+    const batchHoldsStock = gate();
+    const checkoutWroteOrder = gate();
+    const takeOne = sql`${productSkus.stock} - 1`;
+
+    const batch = server.ctx.db.transaction(async (tx) => {
+      await tx.update(orders).set({ notes: 'batch' }).where(eq(orders.id, orderOfA));
+      await tx.update(productSkus).set({ stock: takeOne }).where(eq(productSkus.id, stock.id));
+      batchHoldsStock.open();
+      await checkoutWroteOrder.opened;
+      await tx.update(orders).set({ notes: 'batch' }).where(eq(orders.id, firstOfB));
+    });
+    const checkout = batchHoldsStock.opened.then(() =>
+      server.ctx.db.transaction(async (tx) => {
+        await tx.update(orders).set({ notes: 'checkout' }).where(eq(orders.id, secondOfB));
+        checkoutWroteOrder.open();
+        await tx.update(productSkus).set({ stock: takeOne }).where(eq(productSkus.id, stock.id));
+      }),
+    );
+
+    await expect(Promise.all([batch, checkout])).resolves.toBeDefined();
+    expect(await pagesVersionOf(b.id)).toBe(before + 2);
   });
 });

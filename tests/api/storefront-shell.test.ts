@@ -104,6 +104,18 @@ describe('page head from the site settings', () => {
     }
   });
 
+  it("keeps the owner's analytics code out of the console, where it would run with staff sessions", async () => {
+    await updateSiteSettings(server.ctx, { analysis_code: 'window.__ownersAnalytics = 1;' });
+    try {
+      expect((await server.request('/en/')).text).toContain('__ownersAnalytics');
+      for (const path of ['/admin', '/admin/sign-in', '/admin/orders']) {
+        expect((await server.request(path)).text, path).not.toContain('__ownersAnalytics');
+      }
+    } finally {
+      await updateSiteSettings(server.ctx, { analysis_code: '' });
+    }
+  });
+
   it('renders the colour mode from the cookie on the html element, so there is no flash', async () => {
     expect((await server.request('/en/', { cookies: { color_mode: 'dark' } })).text).toContain(
       'data-color-mode="dark"',

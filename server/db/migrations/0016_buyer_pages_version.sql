@@ -1,27 +1,20 @@
 ALTER TABLE "users" ADD COLUMN "pages_version" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 -- Account pages are kept per buyer while users.pages_version stands still (ADR 0095). Every
 -- table those pages read moves it, in the same transaction as the change, whoever writes:
--- the buyer, a job, a webhook or the console. Statement triggers: one update per statement.
-CREATE FUNCTION "bump_pages_version_by_user"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- the buyer, a job, a webhook or the console. The triggers are deferred to commit, so the
+-- buyer's row is locked last, after any stock rows: a batch job (the order sweep) and a checkout
+-- never take the two kinds of lock in opposite orders. A new table the account pages read
+-- gets the same trigger.
+CREATE FUNCTION "bump_pages_version"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed jsonb := to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END);
 BEGIN
   UPDATE "users" SET "pages_version" = "pages_version" + 1
-  WHERE "id" IN (SELECT DISTINCT "user_id" FROM "changed_rows");
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE FUNCTION "bump_pages_version_by_order"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE "users" SET "pages_version" = "pages_version" + 1
-  WHERE "id" IN (SELECT "orders"."user_id" FROM "orders" WHERE "orders"."id" IN (SELECT "order_id" FROM "changed_rows"));
-  RETURN NULL;
-END $$;
---> statement-breakpoint
-CREATE FUNCTION "bump_pages_version_by_after_sale"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  UPDATE "users" SET "pages_version" = "pages_version" + 1
-  WHERE "id" IN (
-    SELECT "after_sales"."user_id" FROM "after_sales" WHERE "after_sales"."id" IN (SELECT "after_sale_id" FROM "changed_rows")
-  );
+  WHERE "id" = CASE TG_ARGV[0]
+    WHEN 'user' THEN (changed->>'user_id')::integer
+    WHEN 'order' THEN (SELECT "orders"."user_id" FROM "orders" WHERE "orders"."id" = (changed->>'order_id')::integer)
+    ELSE (SELECT "after_sales"."user_id" FROM "after_sales" WHERE "after_sales"."id" = (changed->>'after_sale_id')::integer)
+  END;
   RETURN NULL;
 END $$;
 --> statement-breakpoint
@@ -42,7 +35,6 @@ DO $$
 DECLARE
   watched record;
 BEGIN
-  -- PostgreSQL allows transition tables on one event per trigger: three triggers per table.
   FOR watched IN
     SELECT * FROM (VALUES
       ('orders', 'user'), ('payments', 'user'), ('after_sales', 'user'), ('user_addresses', 'user'),
@@ -53,13 +45,8 @@ BEGIN
     ) AS watched_tables(table_name, owner)
   LOOP
     EXECUTE format(
-      'CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()',
-      watched.table_name || '_pages_version_insert', watched.table_name, 'bump_pages_version_by_' || watched.owner);
-    EXECUTE format(
-      'CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()',
-      watched.table_name || '_pages_version_update', watched.table_name, 'bump_pages_version_by_' || watched.owner);
-    EXECUTE format(
-      'CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()',
-      watched.table_name || '_pages_version_delete', watched.table_name, 'bump_pages_version_by_' || watched.owner);
+      'CREATE CONSTRAINT TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I DEFERRABLE INITIALLY DEFERRED '
+        || 'FOR EACH ROW EXECUTE FUNCTION "bump_pages_version"(%L)',
+      watched.table_name || '_pages_version', watched.table_name, watched.owner);
   END LOOP;
 END $$;
