@@ -273,7 +273,7 @@ describe('bad input is refused with a localized message and nothing is written',
     expect(after.images).toHaveLength(2);
   });
 
-  it('a SKU that misses an option value, and an unknown group', async () => {
+  it('a SKU that misses an option value, an unknown group, and two categories', async () => {
     const body = teapot();
     body.skus[0]!.values = [0];
     expect((await editor.request('/v1/admin/products', { method: 'POST', body })).body.msg).toBe(
@@ -283,6 +283,15 @@ describe('bad input is refused with a localized message and nothing is written',
     const lost = await editor.request('/v1/admin/products', { method: 'POST', body: teapot({ group_ids: [999_999] }) });
     expect(lost.status).toBe(400);
     expect(lost.body.msg).toBe('There is no group 999999');
+    const twoCategories = await editor.request('/v1/admin/products', {
+      method: 'POST',
+      body: teapot({ group_ids: [categories[0]!, categories[1]!] }),
+      headers: { lang: 'zh-cn' },
+    });
+    expect([twoCategories.status, twoCategories.body.msg]).toEqual([
+      400,
+      '一个商品只能属于一个分类，请只选一个（首页栏目不限）',
+    ]);
     expect(await productCount()).toBe(before);
   });
 });

@@ -244,11 +244,14 @@ async function writeParts(t: Tx, productId: number, body: ProductBody, currency:
   const groupIds = [...new Set(body.group_ids)];
   if (groupIds.length) {
     const known = await t.db
-      .select({ id: productGroups.id })
+      .select({ id: productGroups.id, kind: productGroups.kind })
       .from(productGroups)
       .where(inArray(productGroups.id, groupIds));
     const missing = groupIds.find((id) => !known.some((group) => group.id === id));
     if (missing !== undefined) throw new BadRequestError('adminProducts.unknownGroup', { id: missing });
+    // The storefront's breadcrumb and the category editor (setGroupProducts) hold one category per product.
+    if (known.filter((group) => group.kind === 'category').length > 1)
+      throw new BadRequestError('adminProducts.oneCategory');
   }
 
   // Options are replaced as a whole; SKUs are pointed at the new value ids below.
