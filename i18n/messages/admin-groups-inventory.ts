@@ -6,7 +6,8 @@ export const adminGroupsInventoryMessages = defineMessages({
     'field.delta': 'Change',
     'field.note': 'Note',
     'field.low_stock_threshold': 'Low-stock threshold',
-    'field.parent_id': 'Parent category',
+    // Shared by every API with a parent_id (the groups editor's category, the area lookup's region).
+    'field.parent_id': 'Parent',
     'field.product_ids': 'Products',
     'field.index': 'Position',
     'adminGroups.error.notFound': 'There is no such group',
@@ -103,7 +104,7 @@ export const adminGroupsInventoryMessages = defineMessages({
     'field.delta': '变动数量',
     'field.note': '备注',
     'field.low_stock_threshold': '低库存提醒值',
-    'field.parent_id': '上级分类',
+    'field.parent_id': '上级',
     'field.product_ids': '商品',
     'field.index': '位置',
     'adminGroups.error.notFound': '没有这个分组',

@@ -73,7 +73,7 @@ describe('validation messages name the field, in the request language', () => {
     [{ ...valid, page: 'two' }, 'Page must be a number', '页码必须是数字'],
     [{ ...valid, page: 1.5 }, 'Page must be a whole number', '页码必须是整数'],
     [{ ...valid, page: 0 }, 'Page must be at least 1', '页码不能小于 1'],
-    [{ ...valid, kind: 'c' }, 'kind must be one of a, b', 'kind必须是 a, b 之一'],
+    [{ ...valid, kind: 'c' }, 'Kind must be one of a, b', '类型必须是 a, b 之一'],
   ])('%j', async (body, english, chinese) => {
     const en = await post(body, 'en');
     expect(en.status).toBe(400);

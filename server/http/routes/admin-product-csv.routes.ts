@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import multipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   PRODUCT_CSV_MAX_BYTES,
   productImportQuery,
@@ -12,7 +13,7 @@ import type { Permission } from '../../domains/staff/permissions';
 import { AppError, BadRequestError, ForbiddenError } from '../../shared/errors';
 import { formatSize } from '../../domains/uploads/uploads.service';
 import { actingContext, signedInStaff } from '../admin-api';
-import { answers, ok } from '../envelope';
+import { answers, failures, ok } from '../envelope';
 import { mapError } from '../error-handler';
 
 const CSV_TYPES = new Set([
@@ -67,7 +68,14 @@ export const adminProductCsvRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!READERS.some((permission) => staff.permissions.has(permission)))
           throw new ForbiddenError('admin.error.permission');
       },
-      schema: { tags: ['admin'], summary: 'Every product as CSV (UTF-8 with BOM; docs/console.md, "Products as CSV")' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Every product as CSV (UTF-8 with BOM; docs/console.md, "Products as CSV")',
+        response: {
+          200: z.unknown().describe('text/csv; charset=utf-8, streamed; sent as an attachment'),
+          ...failures('login', 'forbidden'),
+        },
+      },
     },
     async (request, reply) => {
       const day = new Date().toISOString().slice(0, 10);
