@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type InputHTMLAttributes, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { AdminApiError } from '../lib/admin-api';
 import type { PillTone } from '../lib/tones';
@@ -158,6 +158,26 @@ export function useRedirect(to: string | null): void {
   useEffect(() => {
     if (to) void navigate(to, { replace: true });
   }, [navigate, to]);
+}
+
+/** A labelled text input whose value the form keeps in state: `Field` around an `<input>`. */
+export function TextField({
+  id,
+  label,
+  value,
+  onValue,
+  ...input
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onValue: (value: string) => void;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'value' | 'onChange'>) {
+  return (
+    <Field id={id} label={label}>
+      <input id={id} value={value} onChange={(event) => onValue(event.target.value)} {...input} />
+    </Field>
+  );
 }
 
 /** A labelled form field: the input (or select) as its child, and the refusal under it when there is one. */

@@ -15,7 +15,17 @@ import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatDateTime, formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
 import type { PillTone } from '../lib/tones';
-import { EmptyState, ErrorNotice, Field, Notice, PageHeader, Pill, SkeletonRows, useAction } from '../components/ui';
+import {
+  EmptyState,
+  ErrorNotice,
+  Field,
+  Notice,
+  PageHeader,
+  Pill,
+  SkeletonRows,
+  TextField,
+  useAction,
+} from '../components/ui';
 import { DataTableHead, DataTableRows } from '../components/data-table';
 import '../styles/shipping-coupons.css';
 
@@ -267,16 +277,15 @@ function CouponEditor({
       >
         {locked ? <p className="coupon-locked">{t('console.coupons.locked')}</p> : null}
         <div className="form-row">
-          <Field id="coupon-code" label={t('console.coupons.code')}>
-            <input
-              id="coupon-code"
-              className="mono"
-              autoCapitalize="characters"
-              value={code}
-              readOnly={locked}
-              onChange={(event) => setCode(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="coupon-code"
+            label={t('console.coupons.code')}
+            value={code}
+            onValue={setCode}
+            className="mono"
+            autoCapitalize="characters"
+            readOnly={locked}
+          />
           <Field id="coupon-kind" label={t('console.coupons.kind')}>
             <select
               id="coupon-kind"
@@ -303,41 +312,37 @@ function CouponEditor({
               onChange={(event) => setValue(event.target.value)}
             />
           </Field>
-          <Field id="coupon-min-spend" label={t('console.coupons.minSpend', { currency })}>
-            <input
-              id="coupon-min-spend"
-              inputMode="decimal"
-              value={minSpend}
-              onChange={(event) => setMinSpend(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="coupon-min-spend"
+            label={t('console.coupons.minSpend', { currency })}
+            value={minSpend}
+            onValue={setMinSpend}
+            inputMode="decimal"
+          />
         </div>
         <div className="form-row">
-          <Field id="coupon-starts" label={t('console.coupons.startsAt')}>
-            <input
-              id="coupon-starts"
-              type="datetime-local"
-              value={startsAt}
-              onChange={(event) => setStartsAt(event.target.value)}
-            />
-          </Field>
-          <Field id="coupon-expires" label={t('console.coupons.expiresAt')}>
-            <input
-              id="coupon-expires"
-              type="datetime-local"
-              value={expiresAt}
-              onChange={(event) => setExpiresAt(event.target.value)}
-            />
-          </Field>
-          <Field id="coupon-limit" label={t('console.coupons.usageLimit')}>
-            <input
-              id="coupon-limit"
-              inputMode="numeric"
-              value={usageLimit}
-              placeholder={t('console.coupons.usageLimitHint')}
-              onChange={(event) => setUsageLimit(event.target.value)}
-            />
-          </Field>
+          <TextField
+            id="coupon-starts"
+            label={t('console.coupons.startsAt')}
+            value={startsAt}
+            onValue={setStartsAt}
+            type="datetime-local"
+          />
+          <TextField
+            id="coupon-expires"
+            label={t('console.coupons.expiresAt')}
+            value={expiresAt}
+            onValue={setExpiresAt}
+            type="datetime-local"
+          />
+          <TextField
+            id="coupon-limit"
+            label={t('console.coupons.usageLimit')}
+            value={usageLimit}
+            onValue={setUsageLimit}
+            inputMode="numeric"
+            placeholder={t('console.coupons.usageLimitHint')}
+          />
         </div>
         <label className="check">
           <input type="checkbox" checked={active} onChange={(event) => setActive(event.target.checked)} />

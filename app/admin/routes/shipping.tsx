@@ -14,7 +14,7 @@ import { describeIssue } from '../../../server/shared/issue-messages';
 import { adminApi, requireStaff } from '../lib/admin-api';
 import { useConsole, useConsoleT, usePageData } from '../lib/console-context';
 import { formatMoney, majorToMinor, minorToMajorText } from '../lib/format';
-import { ErrorNotice, Field, Notice, PageHeader, useAction } from '../components/ui';
+import { ErrorNotice, Field, Notice, PageHeader, TextField, useAction } from '../components/ui';
 import '../styles/shipping-coupons.css';
 
 export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
@@ -293,30 +293,27 @@ function ShippingPreview({
       </h2>
       <p className="muted">{t('console.shipping.previewHint')}</p>
       <div className="shipping-pricing">
-        <Field id="preview-country" label={t('console.shipping.previewCountry')}>
-          <input
-            id="preview-country"
-            value={country}
-            maxLength={2}
-            onChange={(event) => setCountry(event.target.value)}
-          />
-        </Field>
-        <Field id="preview-weight" label={t('console.shipping.previewWeight')}>
-          <input
-            id="preview-weight"
-            inputMode="decimal"
-            value={weight}
-            onChange={(event) => setWeight(event.target.value)}
-          />
-        </Field>
-        <Field id="preview-goods" label={t('console.shipping.previewGoods', { currency })}>
-          <input
-            id="preview-goods"
-            inputMode="decimal"
-            value={goods}
-            onChange={(event) => setGoods(event.target.value)}
-          />
-        </Field>
+        <TextField
+          id="preview-country"
+          label={t('console.shipping.previewCountry')}
+          value={country}
+          onValue={setCountry}
+          maxLength={2}
+        />
+        <TextField
+          id="preview-weight"
+          label={t('console.shipping.previewWeight')}
+          value={weight}
+          onValue={setWeight}
+          inputMode="decimal"
+        />
+        <TextField
+          id="preview-goods"
+          label={t('console.shipping.previewGoods', { currency })}
+          value={goods}
+          onValue={setGoods}
+          inputMode="decimal"
+        />
       </div>
       <output className="shipping-preview__answer" htmlFor="preview-country preview-weight preview-goods">
         {answer ? (
