@@ -155,6 +155,7 @@ export const sandboxGatewayWebhooks = pgTable(
 /** Where a refund stands (server/domains/payments/refund-lifecycle.ts lists the moves). */
 export const REFUND_STATES = ['awaiting_approval', 'pending', 'succeeded', 'failed', 'rejected'] as const;
 export type RefundState = (typeof REFUND_STATES)[number];
+export type RefundMadeIn = 'shop' | PaymentProviderName;
 
 /**
  * Refunds of all or part of a captured payment, asked for by staff. One above the asker's
@@ -189,6 +190,11 @@ export const refunds = pgTable(
     decidedBy: integer('decided_by'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     providerRefundRef: text('provider_refund_ref'),
+    /**
+     * Where the refund was made: `shop` (staff, an after-sale case), or the gateway's name for
+     * one made in its own dashboard and learnt from its webhook (no requester, no reason).
+     */
+    madeIn: text('made_in').$type<RefundMadeIn>().notNull().default('shop'),
     lastError: text('last_error'),
     attempts: integer('attempts').notNull().default(0),
     succeededAt: timestamp('succeeded_at', { withTimezone: true }),
