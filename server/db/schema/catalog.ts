@@ -9,6 +9,7 @@ import {
   serial,
   smallint,
   text,
+  timestamp,
   varchar,
 } from 'drizzle-orm/pg-core';
 import { localizedText, timestamps } from './columns';
@@ -165,6 +166,11 @@ export const productSkus = pgTable(
     customsDescription: text('customs_description'),
     /** At or under this stock the SKU is on the console home's attention list; null: not watched. */
     lowStockThreshold: integer('low_stock_threshold'),
+    /**
+     * Set when the product editor removed a SKU that orders, carts, stock history or cases
+     * still name (ADR 0160): kept for them, never sold or shown again, its code freed.
+     */
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
     ...timestamps,
   },
   (table) => [
