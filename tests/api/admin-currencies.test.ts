@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, exchangeRates } from '../../server/db/schema';
+import { isStale, seedExchangeRates } from '../../server/domains/exchange-rates/exchange-rates.service';
 import { bumpContentVersion } from '../../server/shared/content-version';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { useTestApp } from '../support/test-server';
@@ -106,5 +107,29 @@ describe('exchange rates in the console', () => {
     expect((await setRate('GBP', { rate: '0.1104', source: 'ECB reference rate 2026-11-27' })).body.data.stale).toBe(
       false,
     );
+  });
+
+  it('checks a currency’s first rate against the demo rate buyers saw until then', async () => {
+    await shop.ctx.db.delete(exchangeRates).where(eq(exchangeRates.currency, 'HKD'));
+    await bumpContentVersion(shop.ctx);
+    const slip = await setRate('HKD', { rate: '108.12', source: 'typed without the point' });
+    expect([slip.status, slip.body.msg]).toEqual([
+      400,
+      'The new rate is more than twice or less than half the current 1.081200. Check the figure: units of HKD per one unit of the settlement currency.',
+    ]);
+    const first = await setRate('HKD', { rate: '1.0795', source: 'HKMA 2026-11-27' });
+    expect([first.status, first.body.data?.rate]).toEqual([200, '1.079500']);
+  });
+});
+
+describe('the demo rates the seed writes', () => {
+  it('carry the day they were true, so an unattended shop sees them go stale', async () => {
+    await shop.ctx.db.delete(exchangeRates).where(eq(exchangeRates.currency, 'CAD'));
+    await seedExchangeRates(shop.ctx);
+    const [cad] = await shop.ctx.db.select().from(exchangeRates).where(eq(exchangeRates.currency, 'CAD'));
+    expect(cad).toMatchObject({ rateMicros: 192_100, source: 'seed', setBy: 'seed' });
+    expect(cad?.setAt.toISOString()).toBe('2026-11-27T00:00:00.000Z');
+    expect(isStale(shop.ctx, cad!, new Date('2026-11-29T23:59:00Z'))).toBe(false);
+    expect(isStale(shop.ctx, cad!, new Date('2026-11-30T00:01:00Z'))).toBe(true);
   });
 });

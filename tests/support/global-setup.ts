@@ -3,7 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
+import type { AppContext } from '../../server/context';
 import { openDatabase } from '../../server/db/client';
+import { exchangeRates } from '../../server/db/schema';
 import { seedDemoData } from '../../server/seed';
 import { createAppContext } from '../../server/runtime';
 import { loadEnv } from '../../server/shared/env';
@@ -43,11 +45,13 @@ export default async function setup(project: TestProject) {
     await withAdminClient((client) => client.query(`create database "${template}"`));
     const ctx = await createAppContext(env, log, await openDatabase({ databaseUrl: databaseUrlFor(template) }));
     await seedDemoData(ctx);
+    await rateTheDemoRatesToday(ctx);
     await ctx.database.close();
     await ctx.kv.close();
   } else {
     const ctx = await createAppContext(env, log, await openDatabase({ embeddedDir: 'memory://' }));
     await seedDemoData(ctx);
+    await rateTheDemoRatesToday(ctx);
     const client = (ctx.db as unknown as { $client: { dumpDataDir(c: 'gzip'): Promise<Blob> } }).$client;
     const dump = await client.dumpDataDir('gzip');
     fs.writeFileSync(templateDumpPath(dataDir), Buffer.from(await dump.arrayBuffer()));
@@ -72,4 +76,13 @@ export default async function setup(project: TestProject) {
     fs.rmSync(dataDir, { recursive: true, force: true });
     await s3?.close();
   };
+}
+
+/**
+ * The seed dates its demo rates to the day they were true (2026-11-27), so three days later they
+ * are stale and buyers are charged in CNY. Tests of charging in the buyer's currency must not
+ * depend on the calendar: the template's rates are set as if staff had just confirmed them.
+ */
+async function rateTheDemoRatesToday(ctx: AppContext): Promise<void> {
+  await ctx.db.update(exchangeRates).set({ setAt: new Date() });
 }

@@ -11,6 +11,7 @@ import {
   type ExchangeRatesView,
   type ExchangeRateView,
 } from './exchange-rates.schemas';
+import { DEMO_RATE_MICROS, DEMO_RATES_AS_OF, DEMO_RATES_BASE } from './demo-rates';
 
 /*
  * The shop's exchange rates with their time and source (ADR 0144). Every process keeps them
@@ -19,18 +20,6 @@ import {
  */
 
 export type ExchangeRate = typeof exchangeRates.$inferSelect;
-
-/** The demo shop's rates on 2026-11-27, units per CNY, in millionths; written once by the seed. */
-export const SEED_RATE_MICROS: Readonly<Record<Exclude<Currency, 'CNY'>, number>> = {
-  USD: 138_900,
-  EUR: 130_200,
-  JPY: 21_370_000,
-  GBP: 110_100,
-  KRW: 196_850_000,
-  AUD: 211_200,
-  CAD: 192_100,
-  HKD: 1_081_200,
-};
 
 /** No currency is worth a millionth of another, nor a million of it: anything outside is a typo. */
 const MAX_RATE_MICROS = 1_000_000 * Number(RATE_SCALE);
@@ -136,9 +125,15 @@ export async function setExchangeRate(
       .from(exchangeRates)
       .where(eq(exchangeRates.currency, input.currency))
       .for('update');
-    if (before && (rateMicros > before.rateMicros * MAX_STEP || rateMicros * MAX_STEP < before.rateMicros))
+    // A currency's first rate is checked against the demo rate buyers were shown until now.
+    const current =
+      before?.rateMicros ??
+      (input.settlement === DEMO_RATES_BASE && input.currency !== DEMO_RATES_BASE
+        ? DEMO_RATE_MICROS[input.currency]
+        : undefined);
+    if (current !== undefined && (rateMicros > current * MAX_STEP || rateMicros * MAX_STEP < current))
       throw new BadRequestError('exchangeRate.tooFar', {
-        current: rateText(before.rateMicros),
+        current: rateText(current),
         currency: input.currency,
       });
     const values = { rateMicros, source: input.source, setAt: new Date(), setBy };
@@ -164,15 +159,19 @@ export async function setExchangeRate(
   return viewOf(ctx, saved, new Date());
 }
 
-/** Writes the demo rates that are not stored yet (source 'seed'); never overwrites an operator's rate. */
+/**
+ * Writes the demo rates that are not stored yet (source 'seed'), dated when they were true, so
+ * they go stale like any unattended rate; never overwrites an operator's rate.
+ */
 export async function seedExchangeRates(ctx: AppContext): Promise<void> {
   await ctx.db
     .insert(exchangeRates)
     .values(
-      Object.entries(SEED_RATE_MICROS).map(([currency, rateMicros]) => ({
+      Object.entries(DEMO_RATE_MICROS).map(([currency, rateMicros]) => ({
         currency: currency as Currency,
         rateMicros,
         source: 'seed',
+        setAt: DEMO_RATES_AS_OF,
         setBy: 'seed',
       })),
     )

@@ -1,5 +1,6 @@
 import type { LocalizedText } from '../../../i18n/locales';
-import type { Currency } from '../../shared/money';
+import { RATE_SCALE, type Currency } from '../../shared/money';
+import { DEMO_RATE_MICROS, DEMO_RATES_BASE } from '../exchange-rates/demo-rates';
 
 /**
  * Every setting the shop reads, with the value a fresh shop starts from. Stored one row per
@@ -56,15 +57,10 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
   country_list: ['US', 'GB', 'CA', 'AU', 'DE', 'FR', 'JP', 'SG', 'MY', 'CN'],
   /** Only until the `exchange_rates` table has a currency's row (ADR 0144): the table's rates win. */
   exchange_rates: {
-    CNY: 1,
-    USD: 0.1389,
-    EUR: 0.1302,
-    JPY: 21.37,
-    GBP: 0.1101,
-    KRW: 196.85,
-    AUD: 0.2112,
-    CAD: 0.1921,
-    HKD: 1.0812,
+    [DEMO_RATES_BASE]: 1,
+    ...(Object.fromEntries(
+      Object.entries(DEMO_RATE_MICROS).map(([code, micros]) => [code, micros / Number(RATE_SCALE)]),
+    ) as Record<Exclude<Currency, typeof DEMO_RATES_BASE>, number>),
   },
   contact_email: 'hello@lumenloom.example',
   contact_phone: '+86 571 8888 6666',
