@@ -52,6 +52,8 @@ export function PayPage({
   const currencies = new Set(methods.map((option) => option.charge_currency));
   const [only] = currencies;
   const button = currencies.size === 1 && only ? t('pay.button', { amount: charged(only) }) : t('pay.continue');
+  // Every method offered charges the buyer's own currency: the amount due is exact, not a guide.
+  const exactIn = only !== undefined && currencies.size === 1 && only === order.display_currency ? only : null;
 
   useEffect(() => {
     if (error) toast.show(error, 'error');
@@ -65,7 +67,14 @@ export function PayPage({
         </h1>
         <p className="checkout-summary__note">{t('pay.amount')}</p>
         <p className="pay-card__amount" data-testid="pay-amount">
-          <AmountText amount={order.total} view={order} strong />
+          {exactIn && exactIn !== order.currency ? (
+            <>
+              <strong className="money money--strong">{charged(exactIn)}</strong>
+              <span className="amount-note">{t('pay.amountSettles', { amount: charged(order.currency) })}</span>
+            </>
+          ) : (
+            <AmountText amount={order.total} view={order} strong />
+          )}
         </p>
         <dl className="summary-list">
           <div>

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useRevalidator } from 'react-router';
 import { api } from '~/lib/api-client';
 import { localePath, useLocale, useT } from '~/lib/i18n';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from './icons';
@@ -47,6 +47,16 @@ export function ResultPage({
   const t = useT();
   const locale = useLocale();
   const [outcome, setOutcome] = useState<Outcome>(() => outcomeOf(initial, expected));
+  const { revalidate } = useRevalidator();
+  const reloaded = useRef(false);
+  // Paid while the page polled: load the order once more for what the gateway charged (once:
+  // an order marked paid without a payment row has none to show).
+  const paidUnseen = outcome === 'success' && order.paid_with === null;
+  useEffect(() => {
+    if (!paidUnseen || reloaded.current) return;
+    reloaded.current = true;
+    void revalidate();
+  }, [paidUnseen, revalidate]);
 
   useEffect(() => {
     if (outcome !== 'checking') return;
@@ -106,7 +116,12 @@ export function ResultPage({
         <span className="result-card__icon">{view.icon}</span>
         <h1 className="result-card__title">{view.title}</h1>
         <p className="result-card__text">{view.text}</p>
-        {outcome === 'success' ? (
+        {outcome === 'success' && order.paid_with ? (
+          <p className="pay-card__amount" data-testid="result-paid-with">
+            <strong className="money money--strong">{order.paid_with.charged_text}</strong>
+            <span className="amount-note">{t('result.paidWith', { method: order.paid_with.method_name })}</span>
+          </p>
+        ) : outcome === 'success' ? (
           <p className="pay-card__amount">
             <AmountText amount={order.total} view={order} strong />
           </p>

@@ -156,6 +156,17 @@ export function OrderDetailPage({
                 <dt>{t('order.detail.orderDate')}</dt>
                 <dd>{formatDate(order.created_at, locale)}</dd>
               </div>
+              {order.paid_with ? (
+                <div>
+                  <dt>{t('order.detail.paidWith')}</dt>
+                  <dd data-testid="detail-paid-with">
+                    {t('order.detail.paidWithValue', {
+                      amount: order.paid_with.charged_text,
+                      method: order.paid_with.method_name,
+                    })}
+                  </dd>
+                </div>
+              ) : null}
               <div>
                 <dt>{t('order.detail.notes')}</dt>
                 <dd data-testid="detail-notes">{order.notes || t('order.detail.noNotes')}</dd>

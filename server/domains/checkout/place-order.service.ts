@@ -126,7 +126,7 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
         }
         // Made from the inserted rows: the answer needs no read-back, and so no other
         // connection once committed (a busy pool cannot turn a placed order into an error).
-        const detail = orderDetailView({ ...rows, refunded: [], duties }, locale);
+        const detail = orderDetailView({ ...rows, refunded: [], duties, paidWith: null }, locale);
         return { order: created, detail, soldOut: taken.soldOut };
       });
     } catch (error) {

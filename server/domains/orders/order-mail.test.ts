@@ -28,6 +28,13 @@ describe('renderOrderMail', () => {
     expect(paid.text).toContain('Li Lei，您好：');
   });
 
+  it('says what the gateway took in the paid mail, in the currency it charged', () => {
+    const paid = renderOrderMail('paid', { ...data, paid: '€16.67 by PayPal' });
+    expect(paid.text).toContain('We received your payment of €16.67 by PayPal for order 2611221200123456.');
+    const unknown = renderOrderMail('paid', data);
+    expect(unknown.text).toContain('We received your payment of ￥128.00 for order 2611221200123456.');
+  });
+
   it('puts the tracking link in the shipped mail and escapes HTML', () => {
     const shipped = renderOrderMail('shipped', data);
     expect(shipped.text).toContain('Track your parcel: https://www.kuaidi100.com/chaxun?com=shunfeng&nu=SF100');

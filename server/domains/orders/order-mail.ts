@@ -9,7 +9,8 @@ import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
 import { enqueueEffect } from '../outbox/outbox.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
-import type { OrderMailJob } from './orders.schemas';
+import type { OrderMailJob, PaidWithView } from './orders.schemas';
+import { paidWithView, paymentThatPaid } from './paid-with';
 
 export type OrderMailKind = OrderMailJob['kind'];
 export const ORDER_MAIL_TOPIC = 'order-mail';
@@ -23,6 +24,8 @@ export interface OrderMailData {
   total: string;
   deadline: string;
   items: Array<{ name: string; quantity: number }>;
+  /** What the gateway took, once paid: '€12.97 by PayPal' (the buyer's statement shows this, not `total`). */
+  paid?: string;
   /** The duties line of a parcel abroad: what was paid with the order and what is left for the carrier. */
   duties?: { charged: string; note: string };
   orderUrl: string;
@@ -43,6 +46,7 @@ export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<
   const params = {
     orderNo: data.orderNo,
     total: data.total,
+    paid: data.paid ?? data.total,
     deadline: data.deadline,
     carrier: data.carrier ?? '',
     trackingNo: data.trackingNo ?? '',
@@ -78,9 +82,10 @@ export async function orderMailData(
   if (!row) return null;
   const { order } = row;
   const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
-  const [items, duties] = await Promise.all([
+  const [items, duties, paidWith] = await Promise.all([
     ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id)),
     orderDuties(ctx, [orderId]),
+    paymentThatPaid(ctx, order),
   ]);
   const settings = await getSiteSettings(ctx);
   const currency = isCurrency(order.currency) ? order.currency : 'CNY';
@@ -97,6 +102,7 @@ export async function orderMailData(
       buyerName: order.address.contact_name || row.username,
       orderNo: order.orderNo,
       total: formatPrice({ amountMinor: order.totalMinor, currency }, 'symbol', locale),
+      ...(paidWith ? { paid: paidText(paidWithView(paidWith, locale), locale) } : {}),
       deadline:
         new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
           dateStyle: 'medium',
@@ -127,6 +133,10 @@ export async function orderMailData(
         : {}),
     },
   };
+}
+
+function paidText(paid: PaidWithView, locale: Locale): string {
+  return translate(locale, 'mail.order.paidWith', { amount: paid.charged_text, method: paid.method_name });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { rowIdFromText } from '../../shared/ids.schemas';
 import { amountViewSchema, currencyCode } from '../../shared/money.schemas';
+import { PAYMENT_METHODS } from '../../shared/payment-methods';
 import { dutiesView } from '../duties/duties.schemas';
 
 /** The My Orders tabs: All, Pending Payment, Pending Shipment, Pending Delivery, After-Sales. */
@@ -78,6 +79,18 @@ export const orderDetail = orderSummary.extend({
   coupon_code: z.string().nullable(),
   notes: z.string(),
   paid_at: z.string().nullable(),
+  paid_with: z
+    .object({
+      method: z.enum(PAYMENT_METHODS),
+      method_name: z.string().describe("'PayPal', '支付宝': the method's name in the page's language"),
+      charged_amount_minor: z.number().int().describe('minor units of charged_currency'),
+      charged_currency: currencyCode,
+      charged_text: z.string().describe("'€12.97': what the gateway took, as the buyer's statement shows it"),
+    })
+    .nullable()
+    .describe(
+      "the payment that paid the order, as charged (the buyer's display currency or the settlement one, ADR 0144); null until paid",
+    ),
   history: z.array(
     z.object({
       status: z.number().int(),
@@ -104,6 +117,7 @@ export const orderDetail = orderSummary.extend({
     .describe('money the shop gave back, oldest first (only refunds the gateway confirmed)'),
 });
 export type OrderDetail = z.infer<typeof orderDetail>;
+export type PaidWithView = NonNullable<OrderDetail['paid_with']>;
 
 export const orderPage = z.object({
   records: z.array(orderSummary),

@@ -11,6 +11,7 @@ import { findCarrier, trackingUrl } from '../tracking/carriers';
 import { trackingProvider } from '../tracking/tracking.service';
 import { AFTER_SALE_STATUSES, isOrderStatus, isPayStatus, ORDER_STATUS, PAY_STATUS } from '../../shared/order-status';
 import type { Actor } from './order-lifecycle';
+import { paidWithView, paymentThatPaid, type PaidWith } from './paid-with';
 import {
   IllegalTransitionError,
   lockOrder,
@@ -219,7 +220,7 @@ export async function getOrderDetail(
   input: { userId: number; id: number; locale: Locale },
 ): Promise<OrderDetail> {
   const order = await ownOrder(ctx, input.userId, input.id);
-  const [{ items, duties }, history, refunded] = await Promise.all([
+  const [{ items, duties }, history, refunded, paidWith] = await Promise.all([
     itemsWithDuties(ctx, order.id),
     ctx.db
       .select()
@@ -236,8 +237,9 @@ export async function getOrderDetail(
       .from(refunds)
       .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
       .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
+    paymentThatPaid(ctx, order),
   ]);
-  return orderDetailView({ order, items, history, refunded, duties }, input.locale);
+  return orderDetailView({ order, items, history, refunded, duties, paidWith }, input.locale);
 }
 
 /** What the order detail shows, from the rows it is made of (a new order's come from its insert). */
@@ -253,6 +255,7 @@ export function orderDetailView(
       succeededAt: Date | null;
     }>;
     duties: readonly OrderDutyLine[];
+    paidWith: PaidWith | null;
   },
   locale: Locale,
 ): OrderDetail {
@@ -285,6 +288,7 @@ export function orderDetailView(
     coupon_code: order.couponCode,
     notes: order.notes,
     paid_at: order.paidAt?.toISOString() ?? null,
+    paid_with: rows.paidWith ? paidWithView(rows.paidWith, locale) : null,
     history: history.map((entry) => ({
       status: entry.toStatus,
       status_text: orderStatusText(locale, entry.toStatus),

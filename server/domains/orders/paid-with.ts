@@ -1,0 +1,48 @@
+import { eq } from 'drizzle-orm';
+import { translate, type Locale } from '../../../i18n';
+import { payments } from '../../db/schema';
+import type { AppContext } from '../../context';
+import { formatPrice, type Currency } from '../../shared/money';
+import type { PaymentMethodName } from '../../shared/payment-methods';
+import type { PaidWithView } from './orders.schemas';
+
+/** What the gateway took for an order: its method, and the amount in the currency it charged (ADR 0144). */
+export interface PaidWith {
+  method: PaymentMethodName;
+  chargedAmountMinor: number;
+  chargedCurrency: Currency;
+}
+
+/**
+ * The payment that paid `order`, or null while it is unpaid. The order keeps that payment's id
+ * (the payments domain records it in the paying transaction); anything else there (an order
+ * marked paid by hand in a test or an import) has no charge to show.
+ */
+export async function paymentThatPaid(ctx: AppContext, order: { paymentId: string | null }): Promise<PaidWith | null> {
+  const id = Number(order.paymentId);
+  if (!order.paymentId || !Number.isSafeInteger(id)) return null;
+  const [row] = await ctx.db
+    .select({
+      method: payments.method,
+      chargedAmountMinor: payments.chargedAmountMinor,
+      chargedCurrency: payments.chargedCurrency,
+    })
+    .from(payments)
+    .where(eq(payments.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+export function paidWithView(paid: PaidWith, locale: Locale): PaidWithView {
+  return {
+    method: paid.method,
+    method_name: translate(locale, `pay.method.${paid.method}.name`),
+    charged_amount_minor: paid.chargedAmountMinor,
+    charged_currency: paid.chargedCurrency,
+    charged_text: formatPrice(
+      { amountMinor: paid.chargedAmountMinor, currency: paid.chargedCurrency },
+      'symbol',
+      locale,
+    ),
+  };
+}
