@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { PAYMENT_PROVIDERS, STRIPE_PAYMENT_METHODS } from './payment-methods';
+import { certificatesOf, certificatesPem, certifiesKey } from './certificates';
 import { rsaPrivateKeyPem, rsaPublicKeyPem } from './rsa-keys';
 
 /** The demo shop's return address: a real shop sets AFTER_SALE_RETURN_ADDRESS (main.ts warns when it has not). */
@@ -142,7 +143,7 @@ const envSchema = z.object({
     .default('card,alipay,wechat_pay')
     .transform((list) => list.split(',').map((method) => method.trim()))
     .pipe(z.array(z.enum(STRIPE_PAYMENT_METHODS)).min(1)),
-  /** Alipay Open Platform (ADR 0143): the app's id; with the two keys below it turns Alipay on. */
+  /** Alipay Open Platform (ADR 0143): the app's id; with the private key and one signing mode below it turns Alipay on. */
   ALIPAY_APP_ID: z
     .string()
     .regex(/^\d{8,32}$/, "the app id is the digits shown in Alipay's console")
@@ -151,6 +152,13 @@ const envSchema = z.object({
   ALIPAY_PRIVATE_KEY: z.string().min(1).optional(),
   /** Alipay's public key for the app (copied from Alipay's console; not the app's own public key). */
   ALIPAY_PUBLIC_KEY: z.string().min(1).optional(),
+  /**
+   * Certificate mode instead of ALIPAY_PUBLIC_KEY: the app's public-key certificate, Alipay's
+   * public-key certificate and Alipay's root certificate, each a `.crt` file's path or its PEM text.
+   */
+  ALIPAY_APP_CERT: z.string().min(1).optional(),
+  ALIPAY_PUBLIC_CERT: z.string().min(1).optional(),
+  ALIPAY_ROOT_CERT: z.string().min(1).optional(),
   /** Test knob: send Alipay SDK calls and buyers to a local fake instead of https://openapi.alipay.com/gateway.do. */
   ALIPAY_GATEWAY: z.string().url().optional(),
   /** PayPal (ADR 0142): the REST app's client id and secret and the id PayPal gave our webhook; the three turn PayPal on. */
@@ -203,28 +211,81 @@ export type Env = ConfiguredEnv & { SESSION_SECRET: string; SANDBOX_WEBHOOK_SECR
 
 export class InsecureConfigError extends Error {}
 
+const ALIPAY_CERTS = ['ALIPAY_APP_CERT', 'ALIPAY_PUBLIC_CERT', 'ALIPAY_ROOT_CERT'] as const;
+type AlipaySetting = 'ALIPAY_APP_ID' | 'ALIPAY_PRIVATE_KEY' | 'ALIPAY_PUBLIC_KEY' | (typeof ALIPAY_CERTS)[number];
+
+/** "A", "A and B", "A, B and C". */
+const listed = (names: readonly string[]) =>
+  names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+
 /**
- * Alipay takes payments when its app id and both keys are set; one or two of them is a
- * mistake, and so is a key that cannot be read. Messages name the variable, never its value.
+ * Which of Alipay's two signing modes the settings describe (ADR 0143): the app id and private
+ * key with Alipay's public key, or with the three certificates. Half a mode or both modes at once
+ * is a mistake, named in `problems`; a complete mode answers its name.
+ */
+function alipayMode(env: z.infer<typeof envSchema>, problems: string[]): 'key' | 'certificate' | null {
+  const missing = (names: readonly AlipaySetting[]) => names.filter((name) => !env[name]);
+  const certs = ALIPAY_CERTS.filter((name) => env[name]);
+  if (env.ALIPAY_PUBLIC_KEY && certs.length > 0) {
+    problems.push(`ALIPAY_PUBLIC_KEY (public key mode) and ${listed(certs)} (certificate mode) are two modes: set one`);
+    return null;
+  }
+  if (certs.length > 0) {
+    const absent = missing(['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', ...ALIPAY_CERTS]);
+    if (absent.length === 0) return 'certificate';
+    problems.push(
+      `Alipay's certificate mode is missing ${listed(absent)} (it needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ${listed(ALIPAY_CERTS)})`,
+    );
+    return null;
+  }
+  const absent = missing(['ALIPAY_APP_ID', 'ALIPAY_PRIVATE_KEY', 'ALIPAY_PUBLIC_KEY']);
+  if (absent.length === 0) return 'key';
+  if (absent.length < 3)
+    problems.push(
+      `ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY go together (missing ${listed(absent)}); in certificate mode ${listed(ALIPAY_CERTS)} take ALIPAY_PUBLIC_KEY's place`,
+    );
+  return null;
+}
+
+/**
+ * Alipay takes payments when one signing mode is fully set; half of one is a mistake, and so
+ * is a key or certificate that cannot be read or does not belong where it was put. Messages
+ * name the variable, never a key's value.
  */
 function checkAlipayKeys(env: z.infer<typeof envSchema>): void {
-  const set = [env.ALIPAY_APP_ID, env.ALIPAY_PRIVATE_KEY, env.ALIPAY_PUBLIC_KEY].filter(Boolean).length;
   const problems: string[] = [];
-  if (set > 0 && set < 3) problems.push('ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY go together');
-  if (env.PAYMENT_PROVIDER === 'alipay' && set < 3)
-    problems.push('PAYMENT_PROVIDER=alipay needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY');
-  const readable = (read: () => unknown) => {
+  const mode = alipayMode(env, problems);
+  if (env.PAYMENT_PROVIDER === 'alipay' && !mode)
+    problems.push(
+      `PAYMENT_PROVIDER=alipay needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY (or ${listed(ALIPAY_CERTS)} in its place)`,
+    );
+  const read = <T>(load: () => T, problem?: string): T | undefined => {
     try {
-      read();
-      return true;
-    } catch {
-      return false;
+      return load();
+    } catch (error) {
+      problems.push(problem ?? (error as Error).message);
+      return undefined;
     }
   };
-  if (env.ALIPAY_PRIVATE_KEY && !readable(() => rsaPrivateKeyPem(env.ALIPAY_PRIVATE_KEY!, 'ALIPAY_PRIVATE_KEY')))
-    problems.push('ALIPAY_PRIVATE_KEY is not an RSA private key (PEM, or base64 PKCS#1 or PKCS#8)');
-  if (env.ALIPAY_PUBLIC_KEY && !readable(() => rsaPublicKeyPem(env.ALIPAY_PUBLIC_KEY!, 'ALIPAY_PUBLIC_KEY')))
-    problems.push('ALIPAY_PUBLIC_KEY is not an RSA public key (PEM, or base64 SPKI)');
+  const privateKey =
+    env.ALIPAY_PRIVATE_KEY &&
+    read(
+      () => rsaPrivateKeyPem(env.ALIPAY_PRIVATE_KEY!, 'ALIPAY_PRIVATE_KEY'),
+      'ALIPAY_PRIVATE_KEY is not an RSA private key (PEM, or base64 PKCS#1 or PKCS#8)',
+    );
+  if (env.ALIPAY_PUBLIC_KEY)
+    read(
+      () => rsaPublicKeyPem(env.ALIPAY_PUBLIC_KEY!, 'ALIPAY_PUBLIC_KEY'),
+      'ALIPAY_PUBLIC_KEY is not an RSA public key (PEM, or base64 SPKI)',
+    );
+  const [app, alipay, root] = ALIPAY_CERTS.map((name) => env[name] && read(() => certificatesPem(env[name]!, name)));
+  // The usual mix-ups: another app's certificate, and the three files put in each other's places.
+  if (app && privateKey && !certifiesKey(app, privateKey))
+    problems.push('ALIPAY_APP_CERT is not the certificate of ALIPAY_PRIVATE_KEY (appCertPublicKey_<app id>.crt)');
+  if (alipay && certificatesOf(alipay)[0]?.publicKey.asymmetricKeyType !== 'rsa')
+    problems.push('ALIPAY_PUBLIC_CERT does not start with an RSA certificate (alipayCertPublicKey_RSA2.crt)');
+  if (root && !certificatesOf(root).some((certificate) => certificate.checkIssued(certificate)))
+    problems.push('ALIPAY_ROOT_CERT holds no root certificate (alipayRootCert.crt)');
   if (problems.length > 0) throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 

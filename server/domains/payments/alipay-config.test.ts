@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { InsecureConfigError, loadEnv, type ConfiguredEnv, type Env } from '../../shared/env';
 import { offeredMethods, paymentProviders } from './payment-providers';
@@ -81,5 +83,82 @@ describe('Alipay configuration (ADR 0143)', () => {
     expect(() => loadEnv({ ...production, ALIPAY_GATEWAY: gateway })).toThrow(InsecureConfigError);
     expect(() => loadEnv({ ...production, ALIPAY_GATEWAY: gateway })).toThrow('ALIPAY_GATEWAY is a test knob');
     expect(() => loadEnv(production)).not.toThrow();
+  });
+});
+
+describe("Alipay's certificate mode (公钥证书模式, ADR 0143)", () => {
+  const fixture = (name: string) =>
+    fileURLToPath(new URL(`../../../tests/fixtures/alipay-cert/${name}`, import.meta.url));
+  const CERTS = {
+    ALIPAY_APP_ID: '2021000000000042',
+    ALIPAY_PRIVATE_KEY: readFileSync(fixture('appCertPublicKey_2021000000000042.key'), 'utf8'),
+    ALIPAY_APP_CERT: fixture('appCertPublicKey_2021000000000042.crt'),
+    ALIPAY_PUBLIC_CERT: readFileSync(fixture('alipayCertPublicKey_RSA2.crt'), 'utf8'),
+    ALIPAY_ROOT_CERT: fixture('alipayRootCert.crt'),
+  };
+  const failure = (source: Record<string, string>) => {
+    try {
+      loadEnv({ NODE_ENV: 'test', ...source });
+    } catch (error) {
+      return (error as Error).message;
+    }
+    return 'started';
+  };
+
+  it('turns Alipay on with the app id, the private key and the three certificates (paths or PEM text) instead of ALIPAY_PUBLIC_KEY', () => {
+    const env = running(loadEnv({ NODE_ENV: 'test', ...CERTS }));
+    expect(paymentProviders(env).map((provider) => provider.name)).toEqual(['alipay']);
+    expect(offeredMethods(env, { currency: 'CNY', country: 'CN' }).map((offer) => offer.provider.name)).toEqual([
+      'alipay',
+    ]);
+  });
+
+  it('names what a half-configured certificate mode is missing', () => {
+    const { ALIPAY_ROOT_CERT: _root, ...noRoot } = CERTS;
+    expect(failure(noRoot)).toBe(
+      "Invalid configuration:\n  Alipay's certificate mode is missing ALIPAY_ROOT_CERT (it needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT and ALIPAY_ROOT_CERT)",
+    );
+    expect(failure({ ALIPAY_APP_CERT: CERTS.ALIPAY_APP_CERT })).toContain(
+      "Alipay's certificate mode is missing ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY, ALIPAY_PUBLIC_CERT and ALIPAY_ROOT_CERT",
+    );
+    expect(failure({ ALIPAY_APP_ID: CERTS.ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY: CERTS.ALIPAY_PRIVATE_KEY })).toContain(
+      "ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY go together (missing ALIPAY_PUBLIC_KEY); in certificate mode ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT and ALIPAY_ROOT_CERT take ALIPAY_PUBLIC_KEY's place",
+    );
+    expect(failure({ PAYMENT_PROVIDER: 'alipay', ...noRoot })).toContain(
+      'PAYMENT_PROVIDER=alipay needs ALIPAY_APP_ID, ALIPAY_PRIVATE_KEY and ALIPAY_PUBLIC_KEY (or ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT and ALIPAY_ROOT_CERT in its place)',
+    );
+  });
+
+  it('refuses both modes at once', () => {
+    expect(failure({ ...CERTS, ALIPAY_PUBLIC_KEY: KEYS.ALIPAY_PUBLIC_KEY })).toBe(
+      'Invalid configuration:\n  ALIPAY_PUBLIC_KEY (public key mode) and ALIPAY_APP_CERT, ALIPAY_PUBLIC_CERT and ALIPAY_ROOT_CERT (certificate mode) are two modes: set one',
+    );
+  });
+
+  it('refuses certificates it cannot read or that sit in the wrong place, naming the setting', () => {
+    expect(failure({ ...CERTS, ALIPAY_ROOT_CERT: '/nowhere/alipayRootCert.crt' })).toBe(
+      'Invalid configuration:\n  ALIPAY_ROOT_CERT is neither a PEM certificate nor a file that can be read (ENOENT)',
+    );
+    // A private key pasted in the wrong place is taken for a path, and never shown.
+    const misplaced = failure({ ...CERTS, ALIPAY_PUBLIC_CERT: KEYS.ALIPAY_PRIVATE_KEY });
+    expect(misplaced).toContain('ALIPAY_PUBLIC_CERT is neither a PEM certificate nor a file that can be read (');
+    expect(misplaced).not.toContain(KEYS.ALIPAY_PRIVATE_KEY.slice(0, 40));
+    expect(
+      failure({
+        ...CERTS,
+        ALIPAY_APP_CERT: '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydGlmaWNhdGU=\n-----END CERTIFICATE-----',
+      }),
+    ).toBe('Invalid configuration:\n  ALIPAY_APP_CERT holds a certificate that cannot be read');
+    // Another app's certificate for this private key; the three files in each other's places.
+    expect(failure({ ...CERTS, ALIPAY_APP_CERT: fixture('strangerCertPublicKey_RSA2.crt') })).toBe(
+      'Invalid configuration:\n  ALIPAY_APP_CERT is not the certificate of ALIPAY_PRIVATE_KEY (appCertPublicKey_<app id>.crt)',
+    );
+    expect(
+      failure({
+        ...CERTS,
+        ALIPAY_PUBLIC_CERT: CERTS.ALIPAY_ROOT_CERT,
+        ALIPAY_ROOT_CERT: fixture('alipayCertPublicKey_RSA2.crt'),
+      }),
+    ).toBe('Invalid configuration:\n  ALIPAY_ROOT_CERT holds no root certificate (alipayRootCert.crt)');
   });
 });

@@ -1,19 +1,63 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AlipaySdk, type AlipaySdkCommonResult } from 'alipay-sdk';
+import { certificatesPem } from '../../shared/certificates';
+import type { Env } from '../../shared/env';
 import { rsaPrivateKeyPem, rsaPublicKeyPem } from '../../shared/rsa-keys';
 import { fenOf, yuanText } from './alipay-amount';
 import type { Currency } from '../../shared/money';
 import { chargesIn } from './charge-currency';
 import { WebhookVerificationError, type PaymentOutcome, type PaymentProvider } from './payment-provider';
 
-export interface AlipayProviderOptions {
+interface AlipayCommonOptions {
   appId: string;
   /** The app's private key: PEM, or base64 PKCS#1 or PKCS#8 as Alipay's key tool writes it. */
   privateKey: string;
-  /** Alipay's public key for this app (not the app's own public key). */
-  alipayPublicKey: string;
   /** Tests only: a local fake instead of https://openapi.alipay.com/gateway.do. */
   gateway?: string;
+}
+
+/** Public key mode: Alipay's public key for this app (not the app's own public key). */
+interface AlipayKeyMode {
+  alipayPublicKey: string;
+}
+
+/**
+ * Certificate mode (公钥证书模式): the app's public-key certificate, Alipay's public-key certificate
+ * and Alipay's root certificate, each a `.crt` file's path or its PEM text.
+ */
+interface AlipayCertificateMode {
+  certificates: { app: string; alipay: string; root: string };
+}
+
+export type AlipayProviderOptions = AlipayCommonOptions & (AlipayKeyMode | AlipayCertificateMode);
+
+/** The provider's options from the settings of the one signing mode configured (checked at start), or null. */
+export function alipayOptions(env: Env): AlipayProviderOptions | null {
+  const { ALIPAY_APP_ID: appId, ALIPAY_PRIVATE_KEY: privateKey, ALIPAY_GATEWAY: gateway } = env;
+  if (!appId || !privateKey) return null;
+  if (env.ALIPAY_PUBLIC_KEY) return { appId, privateKey, gateway, alipayPublicKey: env.ALIPAY_PUBLIC_KEY };
+  if (!env.ALIPAY_APP_CERT || !env.ALIPAY_PUBLIC_CERT || !env.ALIPAY_ROOT_CERT) return null;
+  return {
+    appId,
+    privateKey,
+    gateway,
+    certificates: { app: env.ALIPAY_APP_CERT, alipay: env.ALIPAY_PUBLIC_CERT, root: env.ALIPAY_ROOT_CERT },
+  };
+}
+
+/**
+ * How the SDK checks Alipay's signatures. In certificate mode it takes Alipay's key from
+ * Alipay's certificate and computes the app_cert_sn and alipay_root_cert_sn it adds to every
+ * request from the certificates' issuers and serial numbers.
+ */
+function verificationOf(options: AlipayProviderOptions) {
+  if ('alipayPublicKey' in options)
+    return { alipayPublicKey: rsaPublicKeyPem(options.alipayPublicKey, 'ALIPAY_PUBLIC_KEY') };
+  return {
+    appCertContent: certificatesPem(options.certificates.app, 'ALIPAY_APP_CERT'),
+    alipayPublicCertContent: certificatesPem(options.certificates.alipay, 'ALIPAY_PUBLIC_CERT'),
+    alipayRootCertContent: certificatesPem(options.certificates.root, 'ALIPAY_ROOT_CERT'),
+  };
 }
 
 /**
@@ -87,7 +131,8 @@ const ACKNOWLEDGEMENT = { contentType: 'text/plain; charset=utf-8', body: 'succe
 
 /**
  * Alipay through the official `alipay-sdk` (RSA2): page pay on desktops, mobile-web pay on
- * phones; the asynchronous notify verified with Alipay's public key; trades queried and refunded
+ * phones; the asynchronous notify verified with Alipay's public key (or the key of Alipay's
+ * certificate, in certificate mode); trades queried and refunded
  * with signed calls whose answers are verified too. Alipay direct charges CNY only (ADR 0143).
  */
 export function createAlipayProvider(options: AlipayProviderOptions): PaymentProvider {
@@ -95,7 +140,7 @@ export function createAlipayProvider(options: AlipayProviderOptions): PaymentPro
     appId: options.appId,
     privateKey: rsaPrivateKeyPem(options.privateKey, 'ALIPAY_PRIVATE_KEY'),
     keyType: 'PKCS8',
-    alipayPublicKey: rsaPublicKeyPem(options.alipayPublicKey, 'ALIPAY_PUBLIC_KEY'),
+    ...verificationOf(options),
     signType: 'RSA2',
     camelcase: false,
     timeout: 15_000,

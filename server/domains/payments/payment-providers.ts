@@ -10,7 +10,7 @@ import {
   type PaymentProviderName,
 } from './payment-provider';
 import { createPayPalProvider } from './paypal-provider';
-import { createAlipayProvider } from './alipay-provider';
+import { alipayOptions, createAlipayProvider } from './alipay-provider';
 import { createSandboxProvider } from './sandbox/sandbox-provider';
 import { createStripeProvider } from './stripe-provider';
 
@@ -38,14 +38,10 @@ function build(env: Env, name: PaymentProviderName): PaymentProvider | null {
         environment: env.PAYPAL_ENVIRONMENT,
         apiBase: env.PAYPAL_API_BASE,
       });
-    case 'alipay':
-      if (!env.ALIPAY_APP_ID || !env.ALIPAY_PRIVATE_KEY || !env.ALIPAY_PUBLIC_KEY) return null;
-      return createAlipayProvider({
-        appId: env.ALIPAY_APP_ID,
-        privateKey: env.ALIPAY_PRIVATE_KEY,
-        alipayPublicKey: env.ALIPAY_PUBLIC_KEY,
-        gateway: env.ALIPAY_GATEWAY,
-      });
+    case 'alipay': {
+      const options = alipayOptions(env);
+      return options && createAlipayProvider(options);
+    }
   }
 }
 

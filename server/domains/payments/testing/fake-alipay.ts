@@ -10,7 +10,9 @@ import { fenOf, yuanText } from '../alipay-amount';
  * mobile-web pay, sends the signed asynchronous notify (retrying until the shop answers
  * `success`, as Alipay does) and sends the buyer back with signed return parameters; it serves
  * alipay.trade.query and alipay.trade.refund with signed answers. Alipay's side is signed with
- * `alipayPrivateKey`, whose public half the shop is configured with.
+ * `alipayPrivateKey`, whose public half the shop is configured with. In certificate mode
+ * (公钥证书模式) that is the key of "Alipay's" certificate, every request must name the app's
+ * certificate and Alipay's root certificate by their SNs, and answers name Alipay's certificate.
  */
 export interface FakeAlipayTrade {
   outTradeNo: string;
@@ -38,8 +40,8 @@ export interface FakeAlipay {
   gateway: string;
   trades: Map<string, FakeAlipayTrade>;
   refunds: FakeAlipayRefund[];
-  /** Every gateway request whose signature checked out, and each refused one with why. */
-  requests: Array<{ method: string; verified: boolean }>;
+  /** Every gateway request whose signature checked out, and each refused one with why (Alipay's sub_code). */
+  requests: Array<{ method: string; verified: boolean; refusal?: string }>;
   /** What each notify delivery was answered (status and body). */
   deliveries: Array<{ outTradeNo: string; status: number; body: string }>;
   /** Makes the next N gateway API calls answer HTTP 500 (an outage). */
@@ -114,6 +116,12 @@ export async function startFakeAlipay(keys: {
   alipayPrivateKey: string;
   /** Pause between notify retries (Alipay: minutes to hours; tests: short). */
   notifyRetryMs?: number;
+  /**
+   * Certificate mode: the SNs of the app's certificate and of Alipay's root certificate (as
+   * Alipay's console computes them) that requests must carry, and that of Alipay's certificate
+   * (`alipay_cert_sn`), which answers carry. The app's certificate holds `appPublicKey`.
+   */
+  certificates?: { appCertSn: string; alipayRootCertSn: string; alipayCertSn: string };
 }): Promise<FakeAlipay> {
   const trades = new Map<string, FakeAlipayTrade>();
   const byTradeNo = new Map<string, FakeAlipayTrade>();
@@ -209,7 +217,8 @@ export async function startFakeAlipay(keys: {
   /** Alipay's JSON answer: `{"<method>_response":{…},"sign":"…"}`, signed over the inner object exactly as sent. */
   function signedAnswer(method: string, content: Record<string, unknown>): string {
     const inner = JSON.stringify(content);
-    return `{"${method.replaceAll('.', '_')}_response":${inner},"sign":"${rsa2Sign(inner, keys.alipayPrivateKey)}"}`;
+    const certificate = keys.certificates ? `"alipay_cert_sn":"${keys.certificates.alipayCertSn}",` : '';
+    return `{"${method.replaceAll('.', '_')}_response":${inner},${certificate}"sign":"${rsa2Sign(inner, keys.alipayPrivateKey)}"}`;
   }
 
   const businessFailure = (subCode: string, subMsg: string) => ({
@@ -291,17 +300,29 @@ export async function startFakeAlipay(keys: {
     response.end(cashierPage(trade));
   }
 
+  /**
+   * Why Alipay refuses a request, as its sub_code, or null. In certificate mode Alipay finds the
+   * app's key by app_cert_sn, so an unknown certificate is refused before any signature is read.
+   */
+  function refusalOf(params: Record<string, string>): string | null {
+    if (params.app_id !== keys.appId) return 'isv.invalid-app-id';
+    if (keys.certificates && params.app_cert_sn !== keys.certificates.appCertSn) return 'isv.app-cert-not-exist';
+    if (keys.certificates && params.alipay_root_cert_sn !== keys.certificates.alipayRootCertSn)
+      return 'isv.invalid-alipay-root-cert-sn';
+    const signed =
+      params.sign_type === 'RSA2' && rsa2Verify(signingString(params, ['sign']), params.sign ?? '', keys.appPublicKey);
+    return signed ? null : 'isv.invalid-signature';
+  }
+
   function gateway(params: Record<string, string>, request: http.IncomingMessage, response: http.ServerResponse) {
     const method = params.method ?? '';
-    const verified =
-      params.app_id === keys.appId &&
-      params.sign_type === 'RSA2' &&
-      rsa2Verify(signingString(params, ['sign']), params.sign ?? '', keys.appPublicKey);
-    requests.push({ method, verified });
+    const refusal = refusalOf(params);
+    const verified = refusal === null;
+    requests.push(verified ? { method, verified } : { method, verified, refusal });
     if (method === 'alipay.trade.page.pay' || method === 'alipay.trade.wap.pay') {
       if (!verified) {
         response.writeHead(400, { 'content-type': 'text/plain' });
-        return response.end('invalid-signature');
+        return response.end(refusal);
       }
       return openCashier(params, response);
     }
@@ -312,7 +333,7 @@ export async function startFakeAlipay(keys: {
     }
     const biz = JSON.parse(params.biz_content ?? '{}') as Record<string, string>;
     let content: Record<string, unknown>;
-    if (!verified) content = { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature' };
+    if (!verified) content = { code: '40002', msg: 'Invalid Arguments', sub_code: refusal };
     else if (method === 'alipay.trade.query') content = query(biz);
     else if (method === 'alipay.trade.refund') content = refund(biz);
     else content = { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method' };
