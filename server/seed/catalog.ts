@@ -15,6 +15,7 @@ import type { AppContext, Transaction } from '../context';
 import { combinations, DEMO_GROUPS, DEMO_PRODUCTS, imageAxis, skuCode, skuStock, type SeedGroup } from './catalog-data';
 import { DEMO_CONTENT_PAGES } from './content-pages';
 import { demoCustoms } from './customs-data';
+import { withMovedImages, type ImageMoves } from './demo-image-rows';
 import { planGroupImage, planProductImages } from './demo-images';
 
 type Tx = Transaction;
@@ -82,14 +83,14 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
   return map;
 }
 
-async function upsertGroups(tx: Tx): Promise<Map<string, number>> {
+async function upsertGroups(tx: Tx, moves: ImageMoves): Promise<Map<string, number>> {
   const row = (group: SeedGroup, index: number, parentId: number | null) => ({
     slug: group.slug,
     kind: group.kind,
     parentId,
     name: group.name,
     description: group.description,
-    image: planGroupImage(group).url,
+    image: withMovedImages(planGroupImage(group).url, moves),
     sort: (index + 1) * 10,
   });
   const keys = ['kind', 'parentId', 'name', 'description', 'image', 'sort'] as const;
@@ -183,7 +184,11 @@ async function syncMemberships(tx: Tx, groupIds: Map<string, number>, productIds
 }
 
 /** Properties and their values, matched by position; returns value ids as productSlug -> [property][value]. */
-async function syncProperties(tx: Tx, productIds: Map<string, number>): Promise<Map<string, number[][]>> {
+async function syncProperties(
+  tx: Tx,
+  productIds: Map<string, number>,
+  moves: ImageMoves,
+): Promise<Map<string, number[][]>> {
   const ids = [...productIds.values()];
   const existing = groupBy(
     await tx
@@ -232,7 +237,7 @@ async function syncProperties(tx: Tx, productIds: Map<string, number>): Promise<
   const valueRemovals: number[] = [];
   for (const product of DEMO_PRODUCTS) {
     const productId = productIds.get(product.slug) as number;
-    const plan = planProductImages(product);
+    const plan = planProductImages(product, moves);
     const axisIndex = imageAxis(product);
     product.properties.forEach((property, p) => {
       const propertyId = propertyIds.get(`${productId}:${p}`) as number;
@@ -281,11 +286,16 @@ async function syncProperties(tx: Tx, productIds: Map<string, number>): Promise<
   }
   return result;
 }
-async function syncSkus(tx: Tx, productIds: Map<string, number>, valueIds: Map<string, number[][]>): Promise<number> {
+async function syncSkus(
+  tx: Tx,
+  productIds: Map<string, number>,
+  valueIds: Map<string, number[][]>,
+  moves: ImageMoves,
+): Promise<number> {
   const rows = DEMO_PRODUCTS.flatMap((product) => {
     const productId = productIds.get(product.slug) as number;
     const ids = valueIds.get(product.slug) as number[][];
-    const plan = planProductImages(product);
+    const plan = planProductImages(product, moves);
     const axisIndex = imageAxis(product);
     return combinations(product).map((combo, n) => {
       const code = skuCode(product, n);
@@ -331,7 +341,7 @@ async function syncSkus(tx: Tx, productIds: Map<string, number>, valueIds: Map<s
   return rows.length;
 }
 
-async function syncImages(tx: Tx, productIds: Map<string, number>): Promise<number> {
+async function syncImages(tx: Tx, productIds: Map<string, number>, moves: ImageMoves): Promise<number> {
   const existing = groupBy(
     await tx
       .select()
@@ -345,7 +355,7 @@ async function syncImages(tx: Tx, productIds: Map<string, number>): Promise<numb
   let total = 0;
   for (const product of DEMO_PRODUCTS) {
     const productId = productIds.get(product.slug) as number;
-    const wanted = planProductImages(product).images;
+    const wanted = planProductImages(product, moves).images;
     total += wanted.length;
     const diff = diffByPosition(
       existing.get(productId) ?? [],
@@ -370,17 +380,18 @@ async function syncImages(tx: Tx, productIds: Map<string, number>): Promise<numb
 /**
  * Writes the demo catalogue in one transaction. Rows are matched by slug (groups,
  * products), code (SKUs) or position (properties, values, images), so running it again
- * changes nothing, and rows that are not part of the demo are never touched.
+ * changes nothing, and rows that are not part of the demo are never touched. `moves` gives
+ * each drawing's published address (its `/images/demo/<name>.webp` name to `/images/h/...`).
  */
-export async function seedCatalog(ctx: AppContext): Promise<CatalogSeedStats> {
+export async function seedCatalog(ctx: AppContext, moves: ImageMoves = new Map()): Promise<CatalogSeedStats> {
   return ctx.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK_ID})`);
-    const groupIds = await upsertGroups(tx);
+    const groupIds = await upsertGroups(tx, moves);
     const productIds = await upsertProducts(tx);
     await syncMemberships(tx, groupIds, productIds);
-    const valueIds = await syncProperties(tx, productIds);
-    const skus = await syncSkus(tx, productIds, valueIds);
-    const images = await syncImages(tx, productIds);
+    const valueIds = await syncProperties(tx, productIds, moves);
+    const skus = await syncSkus(tx, productIds, valueIds, moves);
+    const images = await syncImages(tx, productIds, moves);
     await tx
       .insert(contentPages)
       .values(
@@ -388,7 +399,7 @@ export async function seedCatalog(ctx: AppContext): Promise<CatalogSeedStats> {
           slug: page.slug,
           title: page.title,
           summary: page.summary,
-          blocks: page.blocks,
+          blocks: withMovedImages(page.blocks, moves),
         })),
       )
       .onConflictDoUpdate({ target: contentPages.slug, ...refresh(contentPages, ['title', 'summary', 'blocks']) });

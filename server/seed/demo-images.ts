@@ -5,7 +5,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { LocalizedText } from '../../i18n/locales';
 import type { BlobStore } from '../domains/media/blob-store';
+import { HASHED_IMAGE_PREFIX, hashedImageKey } from '../domains/media/media-images.service';
 import { DRAWERS } from './art';
+import type { ImageMoves } from './demo-image-rows';
 import { paint } from './art/paint';
 import { detailView, frontView, groupView, lifestyleView, tableView } from './art/scenes';
 import { DEMO_GROUPS, DEMO_PRODUCTS, productLooks, type SeedGroup, type SeedProduct } from './catalog-data';
@@ -13,8 +15,11 @@ import { DEMO_VIDEOS, POSTER_SIZE, posterName } from './content-pages';
 
 /**
  * The demo shop's pictures, drawn from SVG in code and encoded to webp with sharp: no
- * network, no shipped assets. Files live in <dataDir>/images/demo and are served at
- * /images/demo/. Bump ART_VERSION whenever a drawing changes so old files are redrawn.
+ * network, no shipped assets. Drawings are kept in <dataDir>/images/demo so a restart need
+ * not redraw them, and published to the blob store under the hash of their bytes, where they
+ * are served like the console's uploads (`/images/h/<hash>.webp`, immutable, resized variants
+ * stored once). Bump ART_VERSION whenever a drawing changes so old files are redrawn: the new
+ * bytes get new addresses and the seed repoints its rows (./demo-image-rows.ts).
  */
 export const ART_VERSION = '2';
 const VERSION_FILE = '.art-version';
@@ -43,6 +48,11 @@ export interface ProductImagePlan {
   jobs: ImageJob[];
 }
 
+/**
+ * A drawing's name as an address: what the catalogue plan holds until the seed swaps it for
+ * the published, content-hashed one, and what shops seeded before that still link to (the
+ * images routes redirect it permanently).
+ */
 export const demoUrl = (name: string) => `/images/demo/${name}.webp`;
 
 function drawProduct(product: SeedProduct, color: string, variant: string) {
@@ -52,8 +62,10 @@ function drawProduct(product: SeedProduct, color: string, variant: string) {
 /**
  * A product gets a front view per colour (or other look), plus a close-up and a lifestyle
  * picture in its first colour. Gallery order: first front, close-up, lifestyle, other fronts.
+ * Addresses are the drawings' names unless `moves` gives their published ones.
  */
-export function planProductImages(product: SeedProduct): ProductImagePlan {
+export function planProductImages(product: SeedProduct, moves: ImageMoves = new Map()): ProductImagePlan {
+  const urlOf = (name: string) => moves.get(demoUrl(name)) ?? demoUrl(name);
   const looks = productLooks(product);
   const size = PRODUCT_IMAGE_SIZE;
   const axis = product.properties.find((property) => property.values.some((value) => value.key === looks[0].key));
@@ -70,7 +82,7 @@ export function planProductImages(product: SeedProduct): ProductImagePlan {
         svg: () => frontView(drawProduct(product, look.color, 'front'), look.color, size),
       },
       image: {
-        url: demoUrl(name),
+        url: urlOf(name),
         width: size,
         height: size,
         alt: label
@@ -95,13 +107,13 @@ export function planProductImages(product: SeedProduct): ProductImagePlan {
   const images: PlannedImage[] = [
     fronts[0]!.image,
     {
-      url: demoUrl(detail.name),
+      url: urlOf(detail.name),
       width: size,
       height: size,
       alt: { en: `${product.name.en}, close-up`, 'zh-cn': `${product.name['zh-cn']} 细节` },
     },
     {
-      url: demoUrl(lifestyle.name),
+      url: urlOf(lifestyle.name),
       width: size,
       height: size,
       alt: { en: `${product.name.en} at home`, 'zh-cn': `${product.name['zh-cn']} 使用场景` },
@@ -231,31 +243,40 @@ export async function generateDemoImages(
   return result;
 }
 
+export interface PublishResult {
+  copied: number;
+  skipped: number;
+  /** Drawing name to its content-hashed address, for every drawing now in the store. */
+  urls: Map<string, string>;
+}
+
 /**
- * Copies the drawn pictures into the blob store when it is not the local folder they were
- * drawn in (an S3 bucket), so every copy of the shop serves them from there. A picture
- * already there with the same bytes (its MD5 is the S3 ETag of a single PUT) is skipped.
+ * Puts every drawn picture into the blob store (the DATA_DIR folder or the S3 bucket) under
+ * the hash of its bytes, the scheme the console's uploads use (media-images.service.ts). A key
+ * already there holds these very bytes, so it is not written again. A drawing that is missing
+ * (it failed) gets no address.
  */
 export async function publishDemoImages(
   dataDir: string,
   store: BlobStore,
-): Promise<{ copied: number; skipped: number }> {
-  const result = { copied: 0, skipped: 0 };
-  if (store.kind === 'local') return result;
+  jobs: ImageJob[] = allDemoImageJobs(),
+): Promise<PublishResult> {
+  const result: PublishResult = { copied: 0, skipped: 0, urls: new Map() };
   const dir = demoImageDir(dataDir);
-  const names = (await fs.readdir(dir)).filter((name) => name.endsWith('.webp'));
-  const queue = [...names];
+  const queue = [...new Set(jobs.map((job) => job.name))];
   async function worker(): Promise<void> {
     for (let name = queue.shift(); name; name = queue.shift()) {
-      const key = `images/demo/${name}`;
-      const bytes = await fs.readFile(path.join(dir, name));
-      const head = await store.head(key);
-      if (head?.etag === createHash('md5').update(bytes).digest('hex')) {
-        result.skipped++;
-        continue;
+      const bytes = await fs.readFile(path.join(dir, `${name}.webp`)).catch(() => null);
+      if (!bytes) continue;
+      const file = `${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}.webp`;
+      const key = hashedImageKey(file);
+      if (!key) throw new Error(`the hashed name ${file} is not one the images route serves`);
+      if (await store.head(key)) result.skipped++;
+      else {
+        await store.put(key, bytes, { contentType: 'image/webp', visibility: 'public' });
+        result.copied++;
       }
-      await store.put(key, bytes, { contentType: 'image/webp', visibility: 'public' });
-      result.copied++;
+      result.urls.set(name, `${HASHED_IMAGE_PREFIX}${file}`);
     }
   }
   await Promise.all(Array.from({ length: 8 }, () => worker()));

@@ -1,5 +1,5 @@
-import { count, like } from 'drizzle-orm';
-import { productImages, products } from '../db/schema';
+import { count } from 'drizzle-orm';
+import { products } from '../db/schema';
 import { seedCoupons } from '../domains/coupons/coupons.service';
 import { seedImportRules } from '../domains/duties/import-rules.seed';
 import { seedShippingRules } from '../domains/shipping/shipping.service';
@@ -9,7 +9,9 @@ import type { AppContext } from '../context';
 import { bumpContentVersion } from '../shared/content-version';
 import { seedCatalog } from './catalog';
 import { blobStoreOf } from '../domains/media/blob-stores';
-import { generateDemoImages, publishDemoImages } from './demo-images';
+import { readDemoImageManifest, writeDemoImageManifest } from './demo-image-manifest';
+import { repointImageRows, type ImageMoves } from './demo-image-rows';
+import { allDemoImageJobs, ART_VERSION, demoUrl, generateDemoImages, publishDemoImages } from './demo-images';
 
 /**
  * Loads the demo shop. Idempotent: rows are matched by their stable slugs and settings
@@ -25,30 +27,60 @@ export async function seedDemoData(ctx: AppContext, options: { onlyIfEmpty?: boo
   if (options.onlyIfEmpty) {
     const [{ value } = { value: 0 }] = await ctx.db.select({ value: count() }).from(products);
     if (value > 0) {
-      // The rows are there, but this copy's data directory may not have the pictures yet
-      // (a new machine against a shared PostgreSQL, or a wiped data dir).
-      const [demo] = await ctx.db
-        .select({ id: productImages.id })
-        .from(productImages)
-        .where(like(productImages.url, '/images/demo/%'))
-        .limit(1);
-      if (demo) await drawDemoImages(ctx);
+      // The rows are there, but the store may not have the pictures yet (a new bucket, a wiped
+      // data dir), or the rows may still name them by their drawings (seeded before they moved).
+      await placeDemoImages(ctx);
       return;
     }
   }
   await seedSiteSettings(ctx);
-  await drawDemoImages(ctx);
+  const moves = await placeDemoImages(ctx);
   const started = performance.now();
-  const stats = await seedCatalog(ctx);
+  const stats = await seedCatalog(ctx, moves);
   ctx.log.info({ ...stats, milliseconds: Math.round(performance.now() - started) }, 'demo catalogue loaded');
   await bumpContentVersion(ctx);
 }
 
 /**
- * Draws any missing demo picture (a failure is logged, never fatal to starting the shop), and
- * copies them to the blob store when that is a bucket.
+ * Makes sure every demo picture is in the blob store under its content-hashed address and
+ * that the rows showing it point there; returns each drawing's moves (its name and any
+ * earlier address, to where it lives now). When the store's manifest says this ART_VERSION
+ * is fully published, nothing is drawn, read or written. A picture that cannot be drawn or
+ * stored is logged, never fatal to starting the shop: it keeps its old address, and the next
+ * start tries again.
  */
-async function drawDemoImages(ctx: AppContext): Promise<void> {
+async function placeDemoImages(ctx: AppContext): Promise<ImageMoves> {
+  const store = blobStoreOf(ctx.env);
+  const names = allDemoImageJobs().map((job) => job.name);
+  const previous = await readDemoImageManifest(store).catch((error: unknown) => {
+    ctx.log.error({ err: error }, 'the demo images manifest could not be read');
+    return null;
+  });
+  let current = previous;
+  if (previous?.artVersion !== ART_VERSION || names.some((name) => !Object.hasOwn(previous.images, name))) {
+    const images = await drawAndPublish(ctx);
+    current = { artVersion: ART_VERSION, images: Object.fromEntries(images) };
+    if (images.size > 0)
+      await writeDemoImageManifest(store, current).catch((error: unknown) =>
+        ctx.log.error({ err: error }, 'the demo images manifest could not be written'),
+      );
+  }
+  const moves = new Map<string, string>();
+  for (const [name, url] of Object.entries(current?.images ?? {})) {
+    moves.set(demoUrl(name), url);
+    const earlier = previous?.images[name];
+    if (earlier && earlier !== url) moves.set(earlier, url);
+  }
+  const repointed = await repointImageRows(ctx, moves);
+  if (repointed > 0) {
+    ctx.log.info({ rows: repointed }, 'demo pictures repointed to their content-hashed addresses');
+    await bumpContentVersion(ctx);
+  }
+  return moves;
+}
+
+/** Draws any missing demo picture and puts every drawn one in the blob store; their addresses by name. */
+async function drawAndPublish(ctx: AppContext): Promise<Map<string, string>> {
   const result = await generateDemoImages(ctx.env.dataDir);
   if (result.failed.length > 0) {
     ctx.log.error(
@@ -63,8 +95,11 @@ async function drawDemoImages(ctx: AppContext): Promise<void> {
     );
   try {
     const published = await publishDemoImages(ctx.env.dataDir, blobStoreOf(ctx.env));
-    if (published.copied > 0) ctx.log.info(published, 'demo images copied to the blob store');
+    if (published.copied > 0)
+      ctx.log.info({ copied: published.copied, skipped: published.skipped }, 'demo images put in the blob store');
+    return published.urls;
   } catch (error) {
-    ctx.log.error({ err: error }, 'demo images could not be copied to the blob store');
+    ctx.log.error({ err: error }, 'demo images could not be put in the blob store');
+    return new Map();
   }
 }

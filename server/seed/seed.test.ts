@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import {
 import type { AppContext } from '../context';
 import { loadEnv } from '../shared/env';
 import { createMemoryStore } from '../shared/kv-store';
+import { blobStoreOf } from '../domains/media/blob-stores';
 import { seedDemoData } from './index';
 
 let dataDir: string;
@@ -148,7 +150,7 @@ describe('demo seed', () => {
     for (const value of values.filter((value) => value.swatch)) expect(value.swatch).toMatch(/^#[0-9a-f]{6}$/i);
   });
 
-  it('draws every recorded image as a webp of the recorded size', async () => {
+  it('stores every recorded image in the blob store as a webp of the recorded size, under its hash', async () => {
     const images = await ctx.db.select().from(productImages);
     const groups = await ctx.db.select().from(productGroups);
     const skus = await ctx.db.select().from(productSkus);
@@ -165,9 +167,10 @@ describe('demo seed', () => {
     const productIds = new Set(images.map((image) => image.productId));
     expect(productIds.size).toBe((await ctx.db.select({ id: products.id }).from(products)).length);
     for (const [url, size] of wanted) {
-      expect(url).toMatch(/^\/images\/demo\/[a-z0-9-]+\.webp$/);
-      const file = path.join(ctx.env.dataDir, 'images', url.slice('/images/'.length));
-      const meta = await sharp(file).metadata();
+      expect(url).toMatch(/^\/images\/h\/[0-9a-f]{32}\.webp$/);
+      const bytes = await blobStoreOf(ctx.env).get(url.slice(1));
+      expect(createHash('sha256').update(bytes!).digest('hex').slice(0, 32)).toBe(url.slice(10, 42));
+      const meta = await sharp(bytes!).metadata();
       expect(meta.format).toBe('webp');
       if (size) expect({ url, width: meta.width, height: meta.height }).toEqual({ url, ...size });
     }
