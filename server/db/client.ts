@@ -73,6 +73,13 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   };
 }
 
+/**
+ * The embedded database's buffer cache lives inside the shop's own process, so PostgreSQL's
+ * default of 128 MB added that much to the shop's memory (423 MB after start, issue 13's limit is
+ * 250). A small shop's hot rows fit in 16 MB, and its files stay in the operating system's cache.
+ */
+const EMBEDDED_SHARED_BUFFERS = '16MB';
+
 async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
@@ -83,6 +90,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase>
     dataDir,
     loadDataDir: options.embeddedFrom,
     extensions: { pg_trgm },
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
   return {
     db: drizzle(client, { schema, logger: queryTallyLogger }) as unknown as Database,
