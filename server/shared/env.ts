@@ -65,6 +65,11 @@ const envSchema = z.object({
     .min(1024)
     .default(20 * 1024 * 1024),
   /**
+   * Hosts (`name` or `name:port`, comma-separated) a products CSV may name images on although
+   * they resolve to a private or loopback address: an operator's own image server (ADR 0161).
+   */
+  IMPORT_IMAGE_TRUSTED_HOSTS: z.string().default(''),
+  /**
    * Blob store (docs/decisions/0150-blob-store-and-s3.md): with S3_BUCKET set, images and uploads
    * live in that S3-compatible bucket (shared by every copy); unset, in folders under DATA_DIR.
    */

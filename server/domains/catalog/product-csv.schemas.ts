@@ -31,6 +31,7 @@ export const PRODUCT_CSV_COLUMNS = [
   'Variant SKU',
   'Variant Price',
   'Variant Inventory Qty',
+  'Variant Inventory Qty (new)',
   'Variant Grams',
   'Variant HS Code',
   'Variant Country of Origin',
@@ -54,7 +55,7 @@ export const PRODUCT_CSV_MAX_ROWS = 20_000;
 export const productImportQuery = z.object({
   /** `true`: check every row and say what would change, writing nothing. */
   dry_run: z.enum(['true', 'false']).default('false'),
-  /** `ndjson`: answer progress lines while checking, then the report (the console's progress bar). */
+  /** `ndjson`: answer progress lines while checking and writing, then the report (the console's progress bar). */
   progress: z.enum(['ndjson']).optional(),
 });
 
@@ -72,13 +73,35 @@ export const productImportReport = z.object({
   written: z.boolean(),
   rows: z.number().int(),
   products: z.object({ create: z.number().int(), update: z.number().int(), unchanged: z.number().int() }),
-  skus: z.object({ create: z.number().int(), update: z.number().int(), remove: z.number().int() }),
+  skus: z.object({
+    create: z.number().int(),
+    update: z.number().int(),
+    remove: z.number().int(),
+    unchanged: z.number().int(),
+  }),
+  /** Rows of the products that change: what the write phase works through. */
+  rows_to_write: z.number().int(),
   /** Columns of the file this shop does not read (other platforms' extras). */
   ignored_columns: z.array(z.string()),
+  /**
+   * The file's problems (then nothing is written); after a write, rows it left as they were
+   * because the shop changed under them (stock an order took since the export).
+   */
   problems: z.array(productImportProblem),
 });
 export type ProductImportReport = z.infer<typeof productImportReport>;
 
-/** One line of the `progress=ndjson` answer: rows checked so far out of all. */
-export const productImportProgress = z.object({ checked: z.number().int(), total: z.number().int() });
+/**
+ * One line of the `progress=ndjson` answer: images fetched out of those the file names by web
+ * address, rows checked so far out of all, then, when the import writes, rows written so far
+ * out of the rows that change. A line at least every few seconds keeps the connection alive.
+ */
+export const productImportProgress = z.object({
+  checked: z.number().int(),
+  total: z.number().int(),
+  fetched: z.number().int().optional(),
+  to_fetch: z.number().int().optional(),
+  written: z.number().int().optional(),
+  to_write: z.number().int().optional(),
+});
 export type ProductImportProgress = z.infer<typeof productImportProgress>;

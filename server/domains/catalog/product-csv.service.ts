@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse';
-import { stringify } from 'csv-stringify/sync';
-import { asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import { translate, type Locale, type MessageKey } from '../../../i18n';
@@ -11,11 +10,19 @@ import { productGroups, productImages, products, productSkus } from '../../db/sc
 import { BadRequestError } from '../../shared/errors';
 import { describeIssue } from '../../shared/issue-messages';
 import { minorDigitsOf } from '../../shared/minor-units';
-import { recordAudit } from '../audit/audit.service';
 import { blobStoreOf } from '../media/blob-stores';
 import { HASHED_IMAGE_PREFIX, hashedImageKey } from '../media/media-images.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
-import { retireCatalogPages } from './catalog-pages';
+import { OPTION_AXES, type Row } from './product-csv-export';
+import { fetchCsvImages, isRemoteImage, type FetchedImage, type ImageFetchError } from './product-csv-images';
+import {
+  productFieldsKey,
+  skuColumnsKey,
+  structureKey,
+  writePlans,
+  type PlannedProduct,
+  type ProductChange,
+} from './product-csv-write';
 import {
   PRODUCT_CSV_COLUMNS,
   PRODUCT_CSV_MAX_ROWS,
@@ -31,127 +38,27 @@ import {
   type ProductStatus,
   type ProductView,
 } from './product-editor.schemas';
-import {
-  createEditorProduct,
-  getEditorProduct,
-  setEditorProductStatus,
-  updateEditorProduct,
-} from './product-editor.service';
-import { sanitizeRichText } from './rich-text';
+import { getEditorProduct } from './product-editor.service';
+
+export { exportProductsCsv } from './product-csv-export';
 
 /**
- * Products as CSV (ADR 0161). The export streams every product, a page at a time. The import
- * reads the whole file (at most PRODUCT_CSV_MAX_BYTES), checks every row with the editor's
- * own schema (productBody) and reports each problem by row and column; only a file without
- * problems is written, in one transaction through the editor's write functions, with one
- * audit event for the import. The work yields to other requests between batches of rows.
+ * Products as CSV, the import (ADR 0161). It reads the whole file (at most
+ * PRODUCT_CSV_MAX_BYTES), fetches the images it names by web address, checks every row with
+ * the editor's own schema (productBody) and reports each problem by row and column; only a
+ * file without problems is written, and then only what differs from the shop, one product per
+ * short transaction (product-csv-write.ts). The work yields to other requests between batches.
  */
 
-type Row = Partial<Record<ProductCsvColumn, string>>;
-const OPTION_AXES = [1, 2, 3] as const;
 const YIELD_EVERY = 250;
+const PROGRESS_EVERY_ROWS = 200;
 const PARSE_SLICE = 64 * 1024;
-const EXPORT_PAGE = 100;
+/** Remote images: the console's upload limit, 10 s for all of one, 3 redirects, 4 at once. */
+const IMAGE_TIMEOUT_MS = 10_000;
+const IMAGE_REDIRECTS = 3;
+const IMAGE_FETCHES_AT_ONCE = 4;
 
-const STATUS_OUT: Record<ProductStatus, string> = { published: 'active', draft: 'draft', archived: 'archived' };
 const STATUS_IN: Record<string, ProductStatus> = { active: 'published', draft: 'draft', archived: 'archived' };
-
-// ---------------------------------------------------------------------------------------- export
-
-function formatPrice(minor: number, digits: number): string {
-  return digits === 0 ? String(minor) : (minor / 10 ** digits).toFixed(digits);
-}
-
-/** A product as CSV rows: one per SKU or image, whichever are more; the product's fields on the first. */
-function rowsOf(view: ProductView, slug: string, groupSlugs: Map<number, string>, digits: number): string[][] {
-  const count = Math.max(1, view.skus.length, view.images.length);
-  const rows: string[][] = [];
-  for (let index = 0; index < count; index += 1) {
-    const first = index === 0;
-    const sku = view.skus[index];
-    const image = view.images[index];
-    const row: Row = { Handle: slug };
-    if (first) {
-      Object.assign(row, {
-        Title: view.name.en,
-        'Title (zh-cn)': view.name['zh-cn'],
-        'Body (HTML)': view.description.en,
-        'Body (HTML) (zh-cn)': view.description['zh-cn'],
-        Status: STATUS_OUT[view.status],
-        Groups: view.group_ids.map((id) => groupSlugs.get(id) ?? '').join(';'),
-        'Service Notes': view.service_notes.join(';'),
-        'Final Sale': view.final_sale ? 'true' : 'false',
-        'Variant Grams': String(view.weight_grams),
-        'SEO Title': view.seo_title.en,
-        'SEO Title (zh-cn)': view.seo_title['zh-cn'],
-        'SEO Description': view.seo_description.en,
-        'SEO Description (zh-cn)': view.seo_description['zh-cn'],
-      } satisfies Row);
-      view.options.forEach((option, axis) => {
-        row[`Option${OPTION_AXES[axis]!} Name`] = option.name.en;
-        row[`Option${OPTION_AXES[axis]!} Name (zh-cn)`] = option.name['zh-cn'];
-      });
-    }
-    if (sku) {
-      sku.values.forEach((position, axis) => {
-        const value = view.options[axis]?.values[position];
-        const n = OPTION_AXES[axis]!;
-        row[`Option${n} Value`] = value?.value.en ?? '';
-        row[`Option${n} Value (zh-cn)`] = value?.value['zh-cn'] ?? '';
-        row[`Option${n} Swatch`] = value?.swatch ?? '';
-      });
-      Object.assign(row, {
-        'Variant SKU': sku.code,
-        'Variant Price': formatPrice(sku.price_minor, digits),
-        'Variant Inventory Qty': String(sku.stock),
-        'Variant Grams': String(view.weight_grams),
-        'Variant HS Code': sku.hs_code ?? '',
-        'Variant Country of Origin': sku.origin_country ?? '',
-        'Variant Customs Description': sku.customs_description ?? '',
-        'Variant Image': sku.image ?? '',
-      } satisfies Row);
-    }
-    if (image)
-      Object.assign(row, {
-        'Image Src': image.url,
-        'Image Position': String(index + 1),
-        'Image Alt Text': image.alt.en,
-        'Image Alt Text (zh-cn)': image.alt['zh-cn'],
-      } satisfies Row);
-    rows.push(PRODUCT_CSV_COLUMNS.map((column) => row[column] ?? ''));
-  }
-  return rows;
-}
-
-/**
- * `GET /v1/admin/products/export.csv`: every product, oldest first, as UTF-8 CSV with a byte
- * order mark (so spreadsheet tools read Chinese right). Cells that a spreadsheet would run as
- * a formula (= + - @, tab, return) are prefixed with an apostrophe; the import takes it off.
- */
-export async function* exportProductsCsv(ctx: AppContext): AsyncGenerator<string> {
-  const { currency } = await getSiteSettings(ctx);
-  const digits = minorDigitsOf(currency);
-  const groups = await ctx.db.select({ id: productGroups.id, slug: productGroups.slug }).from(productGroups);
-  const groupSlugs = new Map(groups.map((group) => [group.id, group.slug]));
-  yield `\ufeff${stringify([[...PRODUCT_CSV_COLUMNS]])}`;
-  let after = 0;
-  for (;;) {
-    const page = await ctx.db
-      .select({ id: products.id, slug: products.slug })
-      .from(products)
-      .where(gt(products.id, after))
-      .orderBy(asc(products.id))
-      .limit(EXPORT_PAGE);
-    if (page.length === 0) return;
-    const rows: string[][] = [];
-    for (const product of page) {
-      const view = await getEditorProduct(ctx, product.id);
-      if (view) rows.push(...rowsOf(view, product.slug, groupSlugs, digits));
-    }
-    yield stringify(rows, { escape_formulas: true });
-    after = page[page.length - 1]!.id;
-  }
-}
 
 // ---------------------------------------------------------------------------------------- import
 
@@ -170,7 +77,8 @@ interface ParsedRow {
   cells: Row;
 }
 
-const FORMULA_GUARD = /^'(?=[=+\-@\t\r])/;
+/** The export's apostrophe before a formula-like cell (product-csv-export.ts, FORMULA_START). */
+const FORMULA_GUARD = /^'(?=[=+\-@\t\r\uff1d\uff0b\uff0d\uff20])/;
 
 /** Reads the CSV: refuses what is not a CSV of ours (localized 400); cells untouched but trimmed. */
 async function readRows(bytes: Buffer): Promise<{ rows: ParsedRow[]; ignored: string[] }> {
@@ -215,22 +123,12 @@ const HANDLE = /^[a-z0-9][a-z0-9-]{0,99}$/;
 const PRICE = /^-?\d+(?:\.\d+)?$/;
 const INTEGER = /^-?\d+$/;
 
-/** One product as the file tells it, built into the editor's body, with where each part came from. */
-interface PlannedProduct {
-  handle: string;
-  firstLine: number;
-  status: ProductStatus | null;
-  body: ProductBody;
-  skuLines: number[];
-  imageLines: number[];
-  existing: ProductView | null;
-  existingSlugId: number | null;
-}
-
 interface Lookups {
   digits: number;
   groupIds: Map<string, number>;
-  imageSizes: Map<string, { width: number; height: number }>;
+  /** Images the file names that the shop holds or fetched, by the file's address. */
+  images: Map<string, FetchedImage>;
+  imageFailures: Map<string, ImageFetchError>;
 }
 
 function bilingual(row: Row, column: ProductCsvColumn, zh: ProductCsvColumn) {
@@ -281,6 +179,7 @@ function buildProduct(handle: string, rows: ParsedRow[], lookups: Lookups, findi
 
   const skus: ProductBody['skus'] = [];
   const skuLines: number[] = [];
+  const stockCells: PlannedProduct['stockCells'] = [];
   const images: ProductBody['images'] = [];
   const imageLines: number[] = [];
   let weight: number | null = null;
@@ -304,8 +203,14 @@ function buildProduct(handle: string, rows: ParsedRow[], lookups: Lookups, findi
       if (!PRICE.test(priceText) || (priceText.split('.')[1]?.length ?? 0) > lookups.digits)
         note(line, 'Variant Price', 'adminProductCsv.price', { digits: lookups.digits });
       else priceMinor = Math.round(Number(priceText) * 10 ** lookups.digits);
-      const stockText = cells['Variant Inventory Qty'] || '0';
-      if (!INTEGER.test(stockText)) note(line, 'Variant Inventory Qty', 'adminProductCsv.integer');
+      const stockText = cells['Variant Inventory Qty'] ?? '';
+      if (stockText && !INTEGER.test(stockText)) note(line, 'Variant Inventory Qty', 'adminProductCsv.integer');
+      const newStockText = cells['Variant Inventory Qty (new)'] ?? '';
+      if (newStockText && !/^\d+$/.test(newStockText))
+        note(line, 'Variant Inventory Qty (new)', 'adminProductCsv.stockNew');
+      const current = INTEGER.test(stockText) ? Number(stockText) : null;
+      const next = /^\d+$/.test(newStockText) ? Number(newStockText) : null;
+      stockCells.push({ current, next });
       const gramsText = cells['Variant Grams'] ?? '';
       if (gramsText) {
         if (!INTEGER.test(gramsText)) note(line, 'Variant Grams', 'adminProductCsv.integer');
@@ -317,27 +222,38 @@ function buildProduct(handle: string, rows: ParsedRow[], lookups: Lookups, findi
         values,
         code: cells['Variant SKU'],
         price_minor: priceMinor,
-        initial_stock: INTEGER.test(stockText) ? Number(stockText) : 0,
+        // A new SKU starts with the new figure, else the file's stock (a file from elsewhere has only that).
+        initial_stock: next ?? current ?? 0,
         hs_code: cells['Variant HS Code'] || null,
         origin_country: cells['Variant Country of Origin'] || null,
         customs_description: cells['Variant Customs Description'] || null,
-        image: cells['Variant Image'] || null,
+        image: cells['Variant Image']
+          ? (lookups.images.get(cells['Variant Image'])?.url ?? cells['Variant Image'])
+          : null,
       });
       skuLines.push(line);
     }
     const src = cells['Image Src'];
-    if (src) {
-      const size = lookups.imageSizes.get(src);
-      if (!size) note(line, 'Image Src', 'adminProductCsv.imageUnknown');
+    const size = src ? lookups.images.get(src) : undefined;
+    const failure = src ? lookups.imageFailures.get(src) : undefined;
+    // An image the shop cannot have is its row's one problem (left out of the body the schema checks).
+    if (src && failure) note(line, 'Image Src', failure.key, failure.params);
+    else if (src && !size)
+      note(
+        line,
+        'Image Src',
+        /^[a-z][a-z0-9+.-]*:/i.test(src) ? 'adminProductCsv.image.scheme' : 'adminProductCsv.imageUnknown',
+      );
+    else if (src && size) {
       const positionText = cells['Image Position'] ?? '';
       const position = INTEGER.test(positionText) ? Number(positionText) : Number.MAX_SAFE_INTEGER;
       positioned.push({
         position,
         line,
         image: {
-          url: src,
-          width: size?.width ?? 1,
-          height: size?.height ?? 1,
+          url: size.url,
+          width: size.width,
+          height: size.height,
           alt: bilingual(cells, 'Image Alt Text', 'Image Alt Text (zh-cn)'),
         },
       });
@@ -363,7 +279,18 @@ function buildProduct(handle: string, rows: ParsedRow[], lookups: Lookups, findi
     skus,
     images,
   };
-  return { handle, firstLine: first.line, status, body, skuLines, imageLines, existing: null, existingSlugId: null };
+  return {
+    handle,
+    firstLine: first.line,
+    rowCount: rows.length,
+    status,
+    body,
+    skuLines,
+    stockCells,
+    imageLines,
+    existing: null,
+    change: null,
+  };
 }
 
 /** Which row and column an issue of the editor's schema points at. */
@@ -411,14 +338,14 @@ function placeIssue(product: PlannedProduct, issue: z.core.$ZodIssue): { row: nu
 
 /** The image URLs the file names that the shop already holds, with their sizes. */
 async function knownImageSizes(ctx: AppContext, urls: string[]) {
-  const sizes = new Map<string, { width: number; height: number }>();
+  const sizes = new Map<string, FetchedImage>();
   for (let start = 0; start < urls.length; start += 500) {
     const slice = urls.slice(start, start + 500);
     const rows = await ctx.db
       .select({ url: productImages.url, width: productImages.width, height: productImages.height })
       .from(productImages)
       .where(inArray(productImages.url, slice));
-    for (const row of rows) sizes.set(row.url, { width: row.width, height: row.height });
+    for (const row of rows) sizes.set(row.url, row);
   }
   const store = blobStoreOf(ctx.env);
   for (const url of urls) {
@@ -427,7 +354,7 @@ async function knownImageSizes(ctx: AppContext, urls: string[]) {
     const bytes = key ? await store.get(key) : null;
     if (!bytes) continue;
     const meta = await sharp(bytes).metadata();
-    if (meta.width && meta.height) sizes.set(url, { width: meta.width, height: meta.height });
+    if (meta.width && meta.height) sizes.set(url, { url, width: meta.width, height: meta.height });
   }
   return sizes;
 }
@@ -442,40 +369,119 @@ function bodyOfView(view: ProductView): ProductBody {
   };
 }
 
-function comparable(body: ProductBody): string {
-  return JSON.stringify({
-    ...body,
-    description: { en: sanitizeRichText(body.description.en), 'zh-cn': sanitizeRichText(body.description['zh-cn']) },
-    service_notes: [...new Set(body.service_notes)].sort(),
-    group_ids: [...new Set(body.group_ids)].sort((a, b) => a - b),
-    skus: body.skus.map(({ id: _id, initial_stock: _stock, ...sku }) => sku),
-  });
-}
-
 interface Checked {
   report: ProductImportReport;
   plans: PlannedProduct[];
 }
 
-/** Checks the whole file (nothing written) and says what an import would do. */
+type Summary = Pick<ProductImportReport, 'products' | 'skus' | 'rows_to_write'>;
+
+/**
+ * What the file changes on an existing product, and the counts it adds to the summary. Stock is
+ * a compare-and-set: `(new)` applies where the shop still holds the exported figure, is already
+ * done where it holds the new one, and is a problem where an order or an adjustment moved it.
+ */
+function changeOf(
+  plan: PlannedProduct,
+  view: ProductView,
+  summary: Summary,
+  findings: Finding[],
+): ProductChange | null {
+  const byId = new Map(view.skus.map((sku) => [sku.id, sku]));
+  const kept = plan.body.skus.filter((sku) => sku.id !== undefined);
+  const rewrite = structureKey(plan.body) !== structureKey({ ...plan.body, ...bodyOfView(view) });
+  const productFields = productFieldsKey(plan.body) !== productFieldsKey(bodyOfView(view));
+  const skuIds = kept
+    .filter((sku) => skuColumnsKey(sku) !== skuColumnsKey({ ...byId.get(sku.id!)!, initial_stock: 0 }))
+    .map((sku) => sku.id!);
+  const stock: ProductChange['stock'] = [];
+  plan.body.skus.forEach((sku, index) => {
+    const cells = plan.stockCells[index];
+    const held = sku.id === undefined ? undefined : byId.get(sku.id);
+    if (!held || !cells || cells.next === null || cells.next === held.stock) return;
+    const line = plan.skuLines[index] ?? plan.firstLine;
+    if (cells.current === held.stock)
+      stock.push({ skuId: held.id, code: held.code, line, from: held.stock, to: cells.next });
+    else if (cells.current === null)
+      findings.push({ row: line, column: 'Variant Inventory Qty', key: 'adminProductCsv.stockCurrent' });
+    else
+      findings.push({
+        row: line,
+        column: 'Variant Inventory Qty (new)',
+        key: 'adminProductCsv.stockMoved',
+        params: { code: held.code, file: cells.current, now: held.stock },
+      });
+  });
+  const status = plan.status !== null && plan.status !== view.status ? plan.status : null;
+  const updated = new Set([...skuIds, ...stock.map((change) => change.skuId)]);
+  if (!rewrite && !productFields && updated.size === 0 && !status) {
+    summary.products.unchanged += 1;
+    summary.skus.unchanged += view.skus.length;
+    return null;
+  }
+  summary.products.update += 1;
+  summary.rows_to_write += plan.rowCount;
+  summary.skus.create += plan.body.skus.length - kept.length;
+  summary.skus.remove += view.skus.length - kept.length;
+  // A kept SKU whose option values moved is rewritten too.
+  const moved = kept.filter((sku) => JSON.stringify(sku.values) !== JSON.stringify(byId.get(sku.id!)!.values));
+  for (const sku of moved) updated.add(sku.id!);
+  summary.skus.update += updated.size;
+  summary.skus.unchanged += kept.length - updated.size;
+  return { kind: rewrite ? 'rewrite' : 'edit', productFields, skuIds, stock, status };
+}
+
+/** Every address the file gives for images, sorted into those the shop has and those it fetches. */
+async function imagesOf(
+  ctx: ActingContext,
+  rows: ParsedRow[],
+  dryRun: boolean,
+  onFetched: (fetched: number, toFetch: number) => void,
+) {
+  const urls = [...new Set(rows.map((row) => row.cells['Image Src'] ?? '').filter(Boolean))];
+  const images = await knownImageSizes(ctx, urls);
+  const imageFailures = new Map<string, ImageFetchError>();
+  const remote = urls.filter((url) => !images.has(url) && isRemoteImage(url));
+  if (remote.length === 0) return { images, imageFailures };
+  const outcomes = await fetchCsvImages(ctx, remote, {
+    store: !dryRun,
+    onFetched: (done) => onFetched(done, remote.length),
+    concurrency: IMAGE_FETCHES_AT_ONCE,
+    limits: {
+      trustedHosts: new Set(
+        ctx.env.IMPORT_IMAGE_TRUSTED_HOSTS.split(',')
+          .map((host) => host.trim().toLowerCase())
+          .filter(Boolean),
+      ),
+      maxBytes: ctx.env.MEDIA_MAX_BYTES,
+      timeoutMs: IMAGE_TIMEOUT_MS,
+      maxRedirects: IMAGE_REDIRECTS,
+    },
+  });
+  for (const [url, outcome] of outcomes)
+    if (outcome.ok) images.set(url, outcome.image);
+    else imageFailures.set(url, outcome.error);
+  return { images, imageFailures };
+}
+
+/** Checks the whole file (nothing written but, in a real import, the images it fetched) and says what an import would do. */
 async function checkFile(
-  ctx: AppContext,
-  bytes: Buffer,
-  locale: Locale,
+  ctx: ActingContext,
+  input: { bytes: Buffer; dryRun: boolean; locale: Locale },
   onProgress: (progress: ProductImportProgress) => void,
 ): Promise<Checked> {
-  const { rows, ignored } = await readRows(bytes);
+  const { rows, ignored } = await readRows(input.bytes);
   const total = rows.length;
   onProgress({ checked: 0, total });
   const { currency } = await getSiteSettings(ctx);
   const groups = await ctx.db.select({ id: productGroups.id, slug: productGroups.slug }).from(productGroups);
-  const urls = [...new Set(rows.map((row) => row.cells['Image Src'] ?? '').filter(Boolean))];
   const lookups: Lookups = {
     digits: minorDigitsOf(currency),
     groupIds: new Map(groups.map((group) => [group.slug, group.id])),
-    imageSizes: await knownImageSizes(ctx, urls),
+    ...(await imagesOf(ctx, rows, input.dryRun, (fetched, toFetch) =>
+      onProgress({ checked: 0, total, fetched, to_fetch: toFetch }),
+    )),
   };
-
   const findings: Finding[] = [];
   const byHandle = new Map<string, ParsedRow[]>();
   for (const row of rows) {
@@ -490,7 +496,6 @@ async function checkFile(
   }
 
   const plans: PlannedProduct[] = [];
-  let checked = 0;
   for (const [handle, productRows] of byHandle) {
     const plan = buildProduct(handle, productRows, lookups, findings);
     const parsed = productBody.safeParse(plan.body);
@@ -500,11 +505,7 @@ async function checkFile(
     if (plan.status === 'published' && missingLanguages(plan.body.name).length)
       findings.push({ row: plan.firstLine, column: 'Title (zh-cn)', key: 'adminProducts.publishNeedsNames' });
     plans.push(plan);
-    checked += productRows.length;
-    if (plans.length % YIELD_EVERY === 0) {
-      onProgress({ checked, total });
-      await nextTurn();
-    }
+    if (plans.length % YIELD_EVERY === 0) await nextTurn();
   }
 
   // Existing products by Handle, and SKU codes other products hold.
@@ -527,10 +528,21 @@ async function checkFile(
       .where(inArray(sql`lower(${productSkus.code})`, codes.slice(start, start + 500)));
     for (const row of found) held.set(row.code, row.productId);
   }
-  const summary = { products: { create: 0, update: 0, unchanged: 0 }, skus: { create: 0, update: 0, remove: 0 } };
+  const summary: Summary = {
+    products: { create: 0, update: 0, unchanged: 0 },
+    skus: { create: 0, update: 0, remove: 0, unchanged: 0 },
+    rows_to_write: 0,
+  };
+  let checked = 0;
+  let reported = 0;
   for (const plan of plans) {
+    // Comparing with the shop is the slow part of the check (the editor's view of each product).
+    if (checked - reported >= PROGRESS_EVERY_ROWS) {
+      reported = checked;
+      onProgress({ checked, total });
+    }
+    checked += plan.rowCount;
     const id = ids.get(plan.handle) ?? null;
-    plan.existingSlugId = id;
     plan.body.skus.forEach((sku, index) => {
       const code = sku.code.toLowerCase();
       const line = plan.skuLines[index] ?? plan.firstLine;
@@ -555,6 +567,9 @@ async function checkFile(
     if (id === null) {
       summary.products.create += 1;
       summary.skus.create += plan.body.skus.length;
+      summary.rows_to_write += plan.rowCount;
+      plan.change = { kind: 'create', productFields: true, skuIds: [], stock: [], status: plan.status ?? null };
+      if (plan.change.status === 'draft') plan.change.status = null;
       continue;
     }
     const view = await getEditorProduct(ctx, id);
@@ -565,72 +580,54 @@ async function checkFile(
       const kept = byCode.get(sku.code.toLowerCase());
       return kept ? { ...sku, id: kept.id } : sku;
     });
-    const kept = plan.body.skus.filter((sku) => sku.id !== undefined).length;
-    const changed =
-      comparable(plan.body) !== comparable(bodyOfView(view)) || (plan.status !== null && plan.status !== view.status);
-    if (changed) {
-      summary.products.update += 1;
-      summary.skus.create += plan.body.skus.length - kept;
-      summary.skus.update += kept;
-      summary.skus.remove += view.skus.length - kept;
-    } else summary.products.unchanged += 1;
+    plan.change = changeOf(plan, view, summary, findings);
   }
   onProgress({ checked: total, total });
 
   findings.sort((a, b) => a.row - b.row);
-  const problems: ProductImportProblem[] = findings.map((finding) => ({
-    row: finding.row,
-    column: finding.column,
-    message: finding.issue
-      ? describeIssue(locale, { ...finding.issue, path: [finding.column] }, 'body')
-      : translate(locale, finding.key as MessageKey, { ...finding.params, column: finding.column }),
-  }));
+  const problems = describeFindings(findings, input.locale);
   return {
     plans,
     report: { dry_run: true, written: false, rows: total, ...summary, ignored_columns: ignored, problems },
   };
 }
 
+function describeFindings(findings: Finding[], locale: Locale): ProductImportProblem[] {
+  return findings.map((finding) => ({
+    row: finding.row,
+    column: finding.column,
+    message: finding.issue
+      ? describeIssue(locale, { ...finding.issue, path: [finding.column] }, 'body')
+      : translate(locale, finding.key as MessageKey, { ...finding.params, column: finding.column }),
+  }));
+}
+
 /**
  * `POST /v1/admin/products/import`: checks the file; unless it is a dry run and when no row
- * has a problem, writes every product in one transaction (created as drafts then given the
- * file's status, updated by Handle; a kept SKU keeps its stock), records one audit event and
- * retires the pages of the products it changed.
+ * has a problem, writes what differs from the shop, a product at a time (product-csv-write.ts):
+ * new products created as drafts then given the file's status, others updated by Handle. The
+ * answer's problems then list stock the write left because an order moved it meanwhile.
  */
 export async function importProductsCsv(
   ctx: ActingContext,
   input: { bytes: Buffer; dryRun: boolean; locale: Locale },
   onProgress: (progress: ProductImportProgress) => void = () => {},
 ): Promise<ProductImportReport> {
-  const { report, plans } = await checkFile(ctx, input.bytes, input.locale, onProgress);
+  const { report, plans } = await checkFile(ctx, input, onProgress);
   if (input.dryRun || report.problems.length > 0) return { ...report, dry_run: input.dryRun };
-  const touched = { productIds: new Set<number>(), groupIds: new Set<number>() };
-  await ctx.db.transaction(async (tx) => {
-    const t = { ...ctx, db: tx };
-    for (const plan of plans) {
-      const view = plan.existing;
-      let id = view?.id;
-      if (!view) {
-        const created = await createEditorProduct(t, plan.body);
-        id = created.id;
-        await tx.update(products).set({ slug: plan.handle }).where(eq(products.id, created.id));
-      } else if (comparable(plan.body) !== comparable(bodyOfView(view))) {
-        await updateEditorProduct(t, view.id, plan.body);
-        for (const groupId of view.group_ids) touched.groupIds.add(groupId);
-      } else if (plan.status === null || plan.status === view.status) continue;
-      const status = plan.status ?? view?.status ?? 'draft';
-      if (status !== (view?.status ?? 'draft')) await setEditorProductStatus(t, id!, status);
-      touched.productIds.add(id!);
-      for (const groupId of plan.body.group_ids) touched.groupIds.add(groupId);
-      if (touched.productIds.size % YIELD_EVERY === 0) await nextTurn();
-    }
-    await recordAudit(t, {
-      action: 'product.imported',
-      entityType: 'product',
-      entityId: 'csv',
-      after: { rows: report.rows, products: report.products, skus: report.skus },
-    });
-  });
-  await retireCatalogPages(ctx, { productIds: [...touched.productIds], groupIds: [...touched.groupIds] });
-  return { ...report, dry_run: false, written: true };
+  const toWrite = report.rows_to_write;
+  onProgress({ checked: report.rows, total: report.rows, written: 0, to_write: toWrite });
+  const stale = await writePlans(
+    ctx,
+    plans,
+    { rows: report.rows, products: report.products, skus: report.skus },
+    (written) => onProgress({ checked: report.rows, total: report.rows, written, to_write: toWrite }),
+  );
+  const findings: Finding[] = stale.map(({ change, now }) => ({
+    row: change.line,
+    column: 'Variant Inventory Qty (new)',
+    key: 'adminProductCsv.stockMoved',
+    params: { code: change.code, file: change.from, now },
+  }));
+  return { ...report, dry_run: false, written: true, problems: describeFindings(findings, input.locale) };
 }
