@@ -105,7 +105,8 @@ export const adminProductMessages = defineMessages({
     'adminProducts.hsCode': 'An HS code is 6 to 12 digits, without dots',
     'adminProducts.originCountry': 'The origin is a two-letter country code such as CN',
     'adminProducts.swatch': 'A swatch is a colour such as #1f6feb',
-    'adminProducts.imageUrl': 'An image address starts with / or https://',
+    'adminProducts.imageUrl':
+      'Use an image the shop holds: upload it here, or give its address on this shop (starting /images/ or /uploads/)',
     'adminProducts.noSku': 'A product needs at least one SKU',
     'adminProducts.nameRequired': 'Give the product a name in at least one language',
     'adminProducts.skuValues': 'Each SKU needs one value of every option',
@@ -113,6 +114,8 @@ export const adminProductMessages = defineMessages({
     'adminProducts.unknownGroup': 'There is no group {id}',
     'adminProducts.oneCategory': 'A product belongs to one category; choose one (home sections are not limited)',
     'adminProducts.unknownSku': 'SKU {id} does not belong to this product',
+    'adminProducts.skuAwaitedByExchange':
+      'SKU {code} is the replacement an open exchange is waiting for: ship or close that exchange before removing it',
     'adminProducts.publishNeedsNames': 'Name the product in both languages before publishing it',
     'field.price_minor': 'Price',
     'field.initial_stock': 'Initial stock',
@@ -228,7 +231,7 @@ export const adminProductMessages = defineMessages({
     'adminProducts.hsCode': 'HS 编码为 6 到 12 位数字，不含点',
     'adminProducts.originCountry': '原产地为两个字母的国家代码，例如 CN',
     'adminProducts.swatch': '色块须为颜色值，例如 #1f6feb',
-    'adminProducts.imageUrl': '图片地址须以 / 或 https:// 开头',
+    'adminProducts.imageUrl': '请使用本店保存的图片：在此上传，或填写本店的图片地址（以 /images/ 或 /uploads/ 开头）',
     'adminProducts.noSku': '商品至少需要一个 SKU',
     'adminProducts.nameRequired': '请至少用一种语言填写商品名称',
     'adminProducts.skuValues': '每个 SKU 需要每个选项的一个值',
@@ -236,6 +239,8 @@ export const adminProductMessages = defineMessages({
     'adminProducts.unknownGroup': '没有分组 {id}',
     'adminProducts.oneCategory': '一个商品只能属于一个分类，请只选一个（首页栏目不限）',
     'adminProducts.unknownSku': 'SKU {id} 不属于这个商品',
+    'adminProducts.skuAwaitedByExchange':
+      'SKU {code} 是一个进行中的换货要换给买家的商品：请先发出或关闭该换货，再删除它',
     'adminProducts.publishNeedsNames': '发布前请填写中英文商品名称',
     'field.price_minor': '价格',
     'field.initial_stock': '初始库存',

@@ -187,48 +187,86 @@ describe('adjusting stock', () => {
 });
 
 describe('low-stock thresholds', () => {
-  it('puts a SKU at or under its threshold on the attention list and the low filter, and takes it off', async () => {
+  it("flags a SKU at or under its own threshold, else the shop's (5), on the inventory and its alerts", async () => {
     const staff = await editor();
-    const sku = await prepareSku(server, { stock: 3 });
+    const sku = await prepareSku(server, { stock: 8 });
     const [row] = await server.ctx.db.select().from(productSkus).where(eq(productSkus.id, sku.id));
     const watch = async (threshold: number | null) =>
       staff.request(`/v1/admin/inventory/${sku.id}/threshold`, {
         method: 'PUT',
         body: { low_stock_threshold: threshold },
       });
-    const onList = async () =>
-      (await staff.request('/v1/admin/inventory/low-stock')).body.data.records.some(
-        (record: { sku_id: number }) => record.sku_id === sku.id,
+    const lowListed = async () =>
+      (await staff.request(`/v1/admin/inventory?low=true&q=${encodeURIComponent(row!.code)}`)).body.data.records.map(
+        (record: { sku_id: number }) => record.sku_id,
       );
 
-    expect(await onList()).toBe(false);
-    expect((await watch(3)).body.data).toMatchObject({
+    expect(await lowListed()).toEqual([]);
+    expect((await watch(10)).body.data).toMatchObject({
       sku_id: sku.id,
       code: row!.code,
-      stock: 3,
-      low_stock_threshold: 3,
+      stock: 8,
+      low_stock_threshold: 10,
+      alert_at: 10,
       low: true,
     });
-    expect(await onList()).toBe(true);
-    const filtered = await staff.request(`/v1/admin/inventory?low=true&q=${encodeURIComponent(row!.code)}`);
-    expect(filtered.body.data.records.map((record: { sku_id: number }) => record.sku_id)).toContain(sku.id);
-    expect(filtered.body.data.records.every((record: { low: boolean }) => record.low)).toBe(true);
+    expect(await lowListed()).toEqual([sku.id]);
 
-    await adjust(staff, sku.id, { delta: 1, reason: 'returned' });
-    expect(await onList()).toBe(false);
+    await adjust(staff, sku.id, { delta: 3, reason: 'returned' });
+    expect(await lowListed()).toEqual([]);
     await watch(null);
     const found = await staff.request(`/v1/admin/inventory?q=${encodeURIComponent(row!.code)}`);
     expect(found.body.data.records.find((record: { sku_id: number }) => record.sku_id === sku.id)).toMatchObject({
-      stock: 4,
+      stock: 11,
       low_stock_threshold: null,
+      alert_at: 5,
       low: false,
     });
+    // Without a threshold of its own, the shop's: 5 or fewer.
+    await adjust(staff, sku.id, { delta: -6, reason: 'damaged' });
+    expect(await lowListed()).toEqual([sku.id]);
     expect((await auditOf(sku.id)).filter((event) => event.action === 'inventory.threshold_set')).toEqual([
-      { action: 'inventory.threshold_set', changes: { low_stock_threshold: { before: null, after: 3 } } },
-      { action: 'inventory.threshold_set', changes: { low_stock_threshold: { before: 3, after: null } } },
+      { action: 'inventory.threshold_set', changes: { low_stock_threshold: { before: null, after: 10 } } },
+      { action: 'inventory.threshold_set', changes: { low_stock_threshold: { before: 10, after: null } } },
     ]);
 
     const negative = await watch(-1);
     expect([negative.status, negative.body.msg]).toEqual([400, 'Low-stock threshold must be at least 0']);
+  });
+
+  it("counts on the console home by the same rule: a SKU's own threshold, else the shop's", async () => {
+    const staff = await editor();
+    const home = await createSignedInStaff(server, { role: 'fulfilment' });
+    const lowCount = async () => (await home.request('/v1/admin/dashboard')).body.data.low_stock.count as number;
+    const watched = await prepareSku(server, { stock: 8 });
+    const quiet = await prepareSku(server, { stock: 4 });
+    const before = await lowCount();
+
+    // 8 in stock is not low by the shop's 5, but is by its own 10.
+    await staff.request(`/v1/admin/inventory/${watched.id}/threshold`, {
+      method: 'PUT',
+      body: { low_stock_threshold: 10 },
+    });
+    expect(await lowCount()).toBe(before + 1);
+    // 4 in stock is low by the shop's 5, not by its own 3.
+    await staff.request(`/v1/admin/inventory/${quiet.id}/threshold`, {
+      method: 'PUT',
+      body: { low_stock_threshold: 3 },
+    });
+    expect(await lowCount()).toBe(before);
+
+    const listed = (await home.request('/v1/admin/dashboard')).body.data.low_stock.skus as Array<{
+      sku_id: number;
+      stock: number;
+    }>;
+    const rows = await server.ctx.db.select().from(productSkus);
+    for (const entry of listed) {
+      const sku = rows.find((candidate) => candidate.id === entry.sku_id)!;
+      expect(entry.stock).toBeLessThanOrEqual(sku.lowStockThreshold ?? 5);
+    }
+    const alerts = (await staff.request('/v1/admin/inventory/low-stock')).body.data.records as Array<{
+      sku_id: number;
+    }>;
+    expect(alerts.map((alert) => alert.sku_id)).not.toContain(quiet.id);
   });
 });

@@ -40,7 +40,7 @@ export function LowStockCard({ list }: { list: LowStockList }) {
             <li key={sku.sku_id}>
               {skuLabel(sku, locale)} <span className="mono muted">{sku.code}</span>{' '}
               <Pill tone={sku.stock === 0 ? 'danger' : 'warning'}>
-                {t('console.inventory.homeLevel', { stock: sku.stock, threshold: sku.low_stock_threshold ?? 0 })}
+                {t('console.inventory.homeLevel', { stock: sku.stock, threshold: sku.alert_at })}
               </Pill>
             </li>
           ))}

@@ -58,8 +58,9 @@ export const inventorySku = z.object({
   product_name: localizedText,
   options: localizedText.describe('the SKU option values, e.g. "Red / M"'),
   stock: z.number().int(),
-  low_stock_threshold: z.number().int().nullable(),
-  low: z.boolean().describe('stock is at or under the threshold'),
+  low_stock_threshold: z.number().int().nullable().describe("the SKU's own alert level; null: the shop's"),
+  alert_at: z.number().int().describe("the alert level in force: the SKU's own, else the shop's"),
+  low: z.boolean().describe('stock is at or under the alert level'),
 });
 export type InventorySku = z.infer<typeof inventorySku>;
 

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { inventoryAdjustments, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { ActingContext, AppContext } from '../../context';
 import { onlyRow } from '../../db/rows';
@@ -33,7 +33,21 @@ class NotEnoughStockError extends AppError {
   }
 }
 
-const isLow = sql<boolean>`${productSkus.lowStockThreshold} is not null and ${productSkus.stock} <= ${productSkus.lowStockThreshold}`;
+/** The alert level of a SKU that has none of its own (ADR 0165). */
+export const SHOP_LOW_STOCK_AT_MOST = 5;
+
+/** A SKU's alert level: its own threshold, else the shop's. */
+export const lowStockAlertAt = sql<number>`coalesce(${productSkus.lowStockThreshold}, ${sql.raw(String(SHOP_LOW_STOCK_AT_MOST))})`;
+
+/**
+ * The one low-stock rule, read by the console home's count and list and by the inventory's
+ * `low` flag and alerts: a SKU still on offer (not retired, product not archived) at or under
+ * its alert level. Needs `products` joined.
+ */
+export const isLowStock = sql<boolean>`(${productSkus.retiredAt} is null and ${products.status} <> 'archived' and ${productSkus.stock} <= ${lowStockAlertAt})`;
+
+/** SKUs the console still manages: a retired one (ADR 0160) is kept only for the orders that name it. */
+const live = isNull(productSkus.retiredAt);
 
 const skuColumns = {
   skuId: productSkus.id,
@@ -43,7 +57,8 @@ const skuColumns = {
   valueIds: productSkus.valueIds,
   stock: productSkus.stock,
   threshold: productSkus.lowStockThreshold,
-  low: isLow,
+  alertAt: lowStockAlertAt,
+  low: isLowStock,
 };
 
 type SkuRow = {
@@ -54,6 +69,7 @@ type SkuRow = {
   valueIds: number[];
   stock: number;
   threshold: number | null;
+  alertAt: number;
   low: boolean;
 };
 
@@ -80,6 +96,7 @@ async function viewsOf(ctx: AppContext, rows: readonly SkuRow[]): Promise<Invent
       },
       stock: row.stock,
       low_stock_threshold: row.threshold,
+      alert_at: Number(row.alertAt),
       low: Boolean(row.low),
     };
   });
@@ -90,7 +107,7 @@ async function skuView(ctx: AppContext, skuId: number): Promise<InventorySku> {
     .select(skuColumns)
     .from(productSkus)
     .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(eq(productSkus.id, skuId));
+    .where(and(eq(productSkus.id, skuId), live));
   const [view] = await viewsOf(ctx, rows);
   if (!view) throw skuNotFound();
   return view;
@@ -101,13 +118,13 @@ function escapeLike(text: string): string {
 }
 
 export async function listInventory(ctx: AppContext, query: InventoryListQuery): Promise<InventoryPage> {
-  const filters: SQL[] = [];
+  const filters: SQL[] = [live];
   if (query.q) {
     const pattern = `%${escapeLike(query.q.toLowerCase())}%`;
     filters.push(sql`(lower(${productSkus.code}) like ${pattern} or ${products.searchText} like ${pattern})`);
   }
-  if (query.low) filters.push(isLow);
-  const where = filters.length ? and(...filters) : undefined;
+  if (query.low) filters.push(isLowStock);
+  const where = and(...filters);
   const [rows, [total]] = await Promise.all([
     ctx.db
       .select(skuColumns)
@@ -131,13 +148,13 @@ export async function listInventory(ctx: AppContext, query: InventoryListQuery):
   };
 }
 
-/** Home's attention list: watched SKUs at or under their threshold, emptiest first. */
+/** Home's attention list: SKUs at or under their alert level, emptiest first. */
 export async function lowStockSkus(ctx: AppContext, limit: number): Promise<LowStockList> {
   const rows = await ctx.db
     .select(skuColumns)
     .from(productSkus)
     .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(and(isNotNull(productSkus.lowStockThreshold), lte(productSkus.stock, productSkus.lowStockThreshold)))
+    .where(isLowStock)
     .orderBy(asc(productSkus.stock), asc(productSkus.code))
     .limit(limit + 1);
   return { records: await viewsOf(ctx, rows.slice(0, limit)), more: rows.length > limit };
@@ -173,10 +190,13 @@ export async function adjustStock(ctx: ActingContext, skuId: number, input: Adju
     const [adjusted] = await tx
       .update(productSkus)
       .set({ stock: sql`${productSkus.stock} + ${input.delta}`, updatedAt: sql`now()` })
-      .where(and(eq(productSkus.id, skuId), sql`${productSkus.stock} + ${input.delta} >= 0`))
+      .where(and(eq(productSkus.id, skuId), live, sql`${productSkus.stock} + ${input.delta} >= 0`))
       .returning({ stock: productSkus.stock, productId: productSkus.productId });
     if (!adjusted) {
-      const [left] = await tx.select({ stock: productSkus.stock }).from(productSkus).where(eq(productSkus.id, skuId));
+      const [left] = await tx
+        .select({ stock: productSkus.stock })
+        .from(productSkus)
+        .where(and(eq(productSkus.id, skuId), live));
       if (!left) throw skuNotFound();
       throw new NotEnoughStockError(left.stock);
     }
@@ -222,7 +242,7 @@ export async function setLowStockThreshold(
     const [sku] = await tx
       .select({ threshold: productSkus.lowStockThreshold })
       .from(productSkus)
-      .where(eq(productSkus.id, skuId))
+      .where(and(eq(productSkus.id, skuId), live))
       .for('update');
     if (!sku) throw skuNotFound();
     await tx.update(productSkus).set({ lowStockThreshold: threshold }).where(eq(productSkus.id, skuId));

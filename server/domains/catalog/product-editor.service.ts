@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, exists, ilike, inArray, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, ilike, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { LOCALES } from '../../../i18n/locales';
 import type { ActingContext, AppContext, Transaction } from '../../context';
 import {
+  afterSaleLines,
+  afterSales,
+  cartItems,
+  inventoryAdjustments,
+  orderItems,
   productGroupMembers,
   productGroups,
   productImages,
@@ -35,7 +40,7 @@ import { sanitizeRichText } from './rich-text';
  * inventory adjustments own it.
  */
 
-type Tx = AppContext & { db: Transaction };
+type Tx = ActingContext & { db: Transaction };
 
 const EMPTY = { en: '', 'zh-cn': '' };
 const text = (value: Partial<BothLanguages> | null | undefined): BothLanguages => ({
@@ -48,6 +53,7 @@ const duplicateSku = (code: string) => new BadRequestError('adminProducts.duplic
 /** `GET /v1/admin/products`: newest first, by name or SKU code and status. */
 export async function listEditorProducts(ctx: AppContext, query: ProductListQuery) {
   const conditions: SQL[] = [];
+  const live = isNull(productSkus.retiredAt);
   if (query.status) conditions.push(eq(products.status, query.status));
   if (query.q) {
     const pattern = `%${query.q.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
@@ -59,7 +65,7 @@ export async function listEditorProducts(ctx: AppContext, query: ProductListQuer
           ctx.db
             .select({ one: sql`1` })
             .from(productSkus)
-            .where(and(eq(productSkus.productId, products.id), ilike(productSkus.code, pattern))),
+            .where(and(eq(productSkus.productId, products.id), live, ilike(productSkus.code, pattern))),
         ),
       )!,
     );
@@ -78,14 +84,14 @@ export async function listEditorProducts(ctx: AppContext, query: ProductListQuer
           string | null
         >`(select ${productImages.url} from ${productImages} where ${productImages.productId} = ${products.id} order by ${productImages.sort}, ${productImages.id} limit 1)`,
         skuCount:
-          sql<number>`(select count(*) from ${productSkus} where ${productSkus.productId} = ${products.id})`.mapWith(
+          sql<number>`(select count(*) from ${productSkus} where ${productSkus.productId} = ${products.id} and ${live})`.mapWith(
             Number,
           ),
         minPrice: sql<
           number | null
-        >`(select min(${productSkus.priceMinor}) from ${productSkus} where ${productSkus.productId} = ${products.id})`,
+        >`(select min(${productSkus.priceMinor}) from ${productSkus} where ${productSkus.productId} = ${products.id} and ${live})`,
         stock:
-          sql<number>`(select coalesce(sum(${productSkus.stock}), 0) from ${productSkus} where ${productSkus.productId} = ${products.id})`.mapWith(
+          sql<number>`(select coalesce(sum(${productSkus.stock}), 0) from ${productSkus} where ${productSkus.productId} = ${products.id} and ${live})`.mapWith(
             Number,
           ),
         total: sql<number>`count(*) over ()`.mapWith(Number),
@@ -147,7 +153,11 @@ export async function getEditorProduct(ctx: AppContext, id: number): Promise<Pro
       .from(productProperties)
       .where(eq(productProperties.productId, id))
       .orderBy(asc(productProperties.sort), asc(productProperties.id)),
-    ctx.db.select().from(productSkus).where(eq(productSkus.productId, id)).orderBy(asc(productSkus.id)),
+    ctx.db
+      .select()
+      .from(productSkus)
+      .where(and(eq(productSkus.productId, id), isNull(productSkus.retiredAt)))
+      .orderBy(asc(productSkus.id)),
     ctx.db
       .select()
       .from(productImages)
@@ -279,19 +289,18 @@ async function writeParts(t: Tx, productId: number, body: ProductBody, currency:
   }
 
   const existing = await t.db
-    .select({ id: productSkus.id })
+    .select({ id: productSkus.id, code: productSkus.code, stock: productSkus.stock })
     .from(productSkus)
-    .where(eq(productSkus.productId, productId));
+    .where(and(eq(productSkus.productId, productId), isNull(productSkus.retiredAt)))
+    .orderBy(asc(productSkus.id));
   const keptIds = body.skus.flatMap((sku) => (sku.id === undefined ? [] : [sku.id]));
   const unknown = keptIds.find((id) => !existing.some((sku) => sku.id === id));
   if (unknown !== undefined) throw new BadRequestError('adminProducts.unknownSku', { id: unknown });
-  await t.db
-    .delete(productSkus)
-    .where(
-      keptIds.length
-        ? and(eq(productSkus.productId, productId), notInArray(productSkus.id, keptIds))
-        : eq(productSkus.productId, productId),
-    );
+  await removeSkus(
+    t,
+    productId,
+    existing.filter((sku) => !keptIds.includes(sku.id)),
+  );
   const codes = body.skus.map((sku) => sku.code);
   const [taken] = await t.db
     .select({ code: productSkus.code })
@@ -354,6 +363,79 @@ async function writeParts(t: Tx, productId: number, body: ProductBody, currency:
   const joining = groupIds.filter((id) => !members.some((member) => member.groupId === id));
   if (joining.length)
     await t.db.insert(productGroupMembers).values(joining.map((groupId) => ({ groupId, productId, sort: 0 })));
+}
+
+/** Cases still on their way to the buyer's replacement: the SKU they wait for must stay. */
+const OPEN_EXCHANGE_STATES = ['requested', 'approved', 'awaiting_parcel', 'in_transit', 'received'] as const;
+
+/**
+ * Takes SKUs out of a product (ADR 0160). One an open exchange still waits for is refused,
+ * naming it: the shop promised that very item. One that an order, a cart or the stock history
+ * names is retired instead of deleted (kept for them, stock written off, code freed for a new
+ * SKU, never sold or shown again); only a SKU nothing names is deleted.
+ */
+async function removeSkus(
+  t: Tx,
+  productId: number,
+  skus: ReadonlyArray<{ id: number; code: string; stock: number }>,
+): Promise<void> {
+  if (skus.length === 0) return;
+  const ids = skus.map((sku) => sku.id);
+  const [awaited] = await t.db
+    .select({ skuId: afterSaleLines.wantedSkuId })
+    .from(afterSaleLines)
+    .innerJoin(afterSales, eq(afterSales.id, afterSaleLines.afterSaleId))
+    .where(and(inArray(afterSaleLines.wantedSkuId, ids), inArray(afterSales.state, OPEN_EXCHANGE_STATES)))
+    .limit(1);
+  if (awaited)
+    throw new AppError('conflict', 'adminProducts.skuAwaitedByExchange', {
+      code: skus.find((sku) => sku.id === awaited.skuId)?.code ?? '',
+    });
+  const named = await t.db
+    .select({ skuId: orderItems.skuId })
+    .from(orderItems)
+    .where(inArray(orderItems.skuId, ids))
+    .union(t.db.select({ skuId: cartItems.skuId }).from(cartItems).where(inArray(cartItems.skuId, ids)))
+    .union(
+      t.db
+        .select({ skuId: inventoryAdjustments.skuId })
+        .from(inventoryAdjustments)
+        .where(inArray(inventoryAdjustments.skuId, ids)),
+    )
+    .union(
+      t.db
+        .select({ skuId: sql<number>`${afterSaleLines.wantedSkuId}` })
+        .from(afterSaleLines)
+        .where(inArray(afterSaleLines.wantedSkuId, ids)),
+    );
+  const namedIds = new Set(named.map((row) => Number(row.skuId)));
+  const retired = skus.filter((sku) => namedIds.has(sku.id));
+  const unnamed = ids.filter((id) => !namedIds.has(id));
+  if (unnamed.length) await t.db.delete(productSkus).where(inArray(productSkus.id, unnamed));
+  if (retired.length === 0) return;
+  await t.db
+    .update(productSkus)
+    .set({
+      retiredAt: sql`now()`,
+      stock: 0,
+      lowStockThreshold: null,
+      // The SKU code format has no '~': a live SKU can take the old code at once.
+      code: sql`${productSkus.code} || '~' || ${productSkus.id}::text`,
+      updatedAt: sql`now()`,
+    })
+    .where(
+      inArray(
+        productSkus.id,
+        retired.map((sku) => sku.id),
+      ),
+    );
+  await recordAudit(t, {
+    action: 'product.skus_retired',
+    entityType: 'product',
+    entityId: productId,
+    before: { skus: retired.map(({ id, code, stock }) => ({ id, code, stock })) },
+    after: { skus: retired.map(({ id }) => ({ id, stock: 0, retired: true })) },
+  });
 }
 
 async function groupsOf(ctx: AppContext, productId: number): Promise<number[]> {
@@ -448,7 +530,7 @@ export async function setEditorProductStatus(ctx: ActingContext, productId: numb
       const [sku] = await tx
         .select({ id: productSkus.id })
         .from(productSkus)
-        .where(eq(productSkus.productId, productId))
+        .where(and(eq(productSkus.productId, productId), isNull(productSkus.retiredAt)))
         .limit(1);
       if (!sku) throw new AppError('conflict', 'adminProducts.noSku');
     }

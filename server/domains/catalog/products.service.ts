@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, exists, gte, inArray, isNotNull, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, exists, gte, inArray, isNotNull, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import { pickText, type Locale } from '../../../i18n/locales';
 import {
   productGroupMembers,
@@ -103,6 +103,7 @@ async function cardsFor(
 }
 
 function skuStats(ctx: AppContext) {
+  // A retired SKU (ADR 0160) is kept for orders only: no price, no stock on any card.
   return ctx.db
     .select({
       productId: productSkus.productId,
@@ -111,6 +112,7 @@ function skuStats(ctx: AppContext) {
       stock: sql<number>`sum(${productSkus.stock})`.mapWith(Number).as('stock'),
     })
     .from(productSkus)
+    .where(isNull(productSkus.retiredAt))
     .groupBy(productSkus.productId)
     .as('sku_stats');
 }
@@ -237,7 +239,11 @@ export async function getProduct(ctx: AppContext, id: number, locale: Locale): P
       .innerJoin(productProperties, eq(productProperties.id, productPropertyValues.propertyId))
       .where(eq(productProperties.productId, id))
       .orderBy(asc(productPropertyValues.sort), asc(productPropertyValues.id)),
-    ctx.db.select().from(productSkus).where(eq(productSkus.productId, id)).orderBy(asc(productSkus.id)),
+    ctx.db
+      .select()
+      .from(productSkus)
+      .where(and(eq(productSkus.productId, id), isNull(productSkus.retiredAt)))
+      .orderBy(asc(productSkus.id)),
     ctx.db
       .select({
         id: productGroups.id,

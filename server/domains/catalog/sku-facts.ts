@@ -46,7 +46,8 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
       originCountry: productSkus.originCountry,
       productId: products.id,
       productName: products.name,
-      listed: products.listed,
+      // A retired SKU (ADR 0160) stays for the orders that name it, never for sale again.
+      listed: sql<boolean>`${products.listed} and ${productSkus.retiredAt} is null`,
       weightGrams: products.weightGrams,
       serviceNotes: products.serviceNotes,
       properties: sql<SkuFacts['properties']>`(

@@ -4,12 +4,12 @@ import { orders, products, productSkus, refunds } from '../../db/schema';
 import type { AppContext } from '../../context';
 import { isCurrency } from '../../shared/money';
 import { ORDER_STATUS } from '../../shared/order-status';
+import { isLowStock } from '../catalog/inventory.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import type { AdminDashboard } from './admin-orders.schemas';
 import { refundViews } from './admin-refund-views';
 
-/** What the console's home page counts as low stock, and how soon an unpaid order "expires soon". */
-export const LOW_STOCK_AT_MOST = 5;
+/** How soon an unpaid order "expires soon". */
 const EXPIRING_WITHIN_MS = 2 * 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 const SERIES_DAYS = 14;
@@ -49,7 +49,6 @@ export async function getAdminDashboard(
     eq(refunds.status, 'failed'),
     gte(refunds.updatedAt, new Date(now.getTime() - FAILED_WITHIN_DAYS * DAY_MS)),
   );
-  const lowWhere = lte(productSkus.stock, LOW_STOCK_AT_MOST);
   const day = (column: typeof orders.paidAt | typeof refunds.succeededAt) =>
     sql<string>`to_char(date_trunc('day', ${column} at time zone 'UTC'), 'YYYY-MM-DD')`;
 
@@ -75,12 +74,16 @@ export async function getAdminDashboard(
     ctx.db.select().from(refunds).where(awaitingWhere).orderBy(asc(refunds.createdAt)).limit(10),
     ctx.db.select({ n: count() }).from(refunds).where(failedWhere),
     ctx.db.select().from(refunds).where(failedWhere).orderBy(desc(refunds.updatedAt)).limit(10),
-    ctx.db.select({ n: count() }).from(productSkus).where(lowWhere),
+    ctx.db
+      .select({ n: count() })
+      .from(productSkus)
+      .innerJoin(products, eq(products.id, productSkus.productId))
+      .where(isLowStock),
     ctx.db
       .select({ sku: productSkus, name: products.name })
       .from(productSkus)
       .innerJoin(products, eq(products.id, productSkus.productId))
-      .where(lowWhere)
+      .where(isLowStock)
       .orderBy(asc(productSkus.stock), asc(productSkus.id))
       .limit(10),
     ctx.db
