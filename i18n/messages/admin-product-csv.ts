@@ -38,6 +38,7 @@ export const adminProductCsvMessages = defineMessages({
     'adminProductCsv.image.redirects': 'The image address redirects more than {limit} times',
     'adminProductCsv.image.notImage': 'The file at this address is not a JPEG, PNG, WebP, AVIF or GIF image',
     'adminProductCsv.writingRows': 'Writing rows: {written} of {total}',
+    'adminProductCsv.fetching': 'Fetching images: {fetched} of {total}',
     'adminProductCsv.stale': 'Imported, but {count} rows were left as they were:',
     'adminProductCsv.title': 'Import and export products',
     'adminProductCsv.intro':
@@ -47,9 +48,8 @@ export const adminProductCsvMessages = defineMessages({
     'adminProductCsv.check': 'Check file',
     'adminProductCsv.import': 'Import',
     'adminProductCsv.checking': 'Checking rows: {checked} of {total}',
-    'adminProductCsv.writing': 'Writing products…',
     'adminProductCsv.summary':
-      '{rows} rows: {create} products to create, {update} to update, {unchanged} unchanged; SKUs: {skuCreate} new, {skuUpdate} updated, {skuRemove} removed',
+      '{rows} rows: {create} products to create, {update} to update, {unchanged} unchanged; SKUs: {skuCreate} new, {skuUpdate} updated, {skuRemove} removed, {skuUnchanged} unchanged',
     'adminProductCsv.problems': 'Problems found: {count}. Nothing was written: fix the file and check it again.',
     'adminProductCsv.moreProblems': 'and {count} more problems not shown',
     'adminProductCsv.clean': 'No problems found. Import writes only what changed, one product at a time.',
@@ -95,6 +95,7 @@ export const adminProductCsvMessages = defineMessages({
     'adminProductCsv.image.redirects': '图片地址重定向超过 {limit} 次',
     'adminProductCsv.image.notImage': '该地址的文件不是 JPEG、PNG、WebP、AVIF 或 GIF 图片',
     'adminProductCsv.writingRows': '正在写入：{written} / {total} 行',
+    'adminProductCsv.fetching': '正在获取图片：{fetched} / {total}',
     'adminProductCsv.stale': '已导入，但有 {count} 行保持原样：',
     'adminProductCsv.title': '导入和导出商品',
     'adminProductCsv.intro':
@@ -104,9 +105,8 @@ export const adminProductCsvMessages = defineMessages({
     'adminProductCsv.check': '检查文件',
     'adminProductCsv.import': '导入',
     'adminProductCsv.checking': '正在检查：{checked} / {total} 行',
-    'adminProductCsv.writing': '正在写入商品…',
     'adminProductCsv.summary':
-      '共 {rows} 行：新建 {create} 个商品，更新 {update} 个，未变 {unchanged} 个；SKU：新增 {skuCreate}，更新 {skuUpdate}，删除 {skuRemove}',
+      '共 {rows} 行：新建 {create} 个商品，更新 {update} 个，未变 {unchanged} 个；SKU：新增 {skuCreate}，更新 {skuUpdate}，删除 {skuRemove}，未变 {skuUnchanged}',
     'adminProductCsv.problems': '发现 {count} 个问题：未写入任何内容。请修改文件后重新检查。',
     'adminProductCsv.moreProblems': '另有 {count} 个问题未显示',
     'adminProductCsv.clean': '未发现问题。导入只写入有变化的内容，逐个商品写入。',

@@ -15,7 +15,28 @@ export async function clientLoader({ request }: ClientLoaderFunctionArgs) {
   return null;
 }
 
-type Phase = { kind: 'idle' } | { kind: 'checking'; progress: ProductImportProgress | null; writing: boolean };
+type Phase = { kind: 'idle' } | { kind: 'busy'; progress: ProductImportProgress | null };
+
+/** The bar's figures and words for a progress line: images fetched, rows checked, then rows written. */
+function progressOf(progress: ProductImportProgress | null, t: ReturnType<typeof useConsoleT>) {
+  if (progress?.to_write !== undefined)
+    return {
+      value: progress.written ?? 0,
+      max: progress.to_write,
+      label: t('adminProductCsv.writingRows', { written: progress.written ?? 0, total: progress.to_write }),
+    };
+  if (progress?.to_fetch !== undefined)
+    return {
+      value: progress.fetched ?? 0,
+      max: progress.to_fetch,
+      label: t('adminProductCsv.fetching', { fetched: progress.fetched ?? 0, total: progress.to_fetch }),
+    };
+  return {
+    value: progress?.checked,
+    max: progress?.total,
+    label: t('adminProductCsv.checking', { checked: progress?.checked ?? 0, total: progress?.total ?? 0 }),
+  };
+}
 
 /**
  * `POST /v1/admin/products/import?progress=ndjson`: the progress lines feed `onProgress`,
@@ -73,11 +94,9 @@ export default function ProductImportPage() {
   async function run(dryRun: boolean) {
     if (!file) return;
     setError(null);
-    setPhase({ kind: 'checking', progress: null, writing: false });
+    setPhase({ kind: 'busy', progress: null });
     try {
-      const answer = await sendFile(file, dryRun, locale, (progress) =>
-        setPhase({ kind: 'checking', progress, writing: !dryRun && progress.checked === progress.total }),
-      );
+      const answer = await sendFile(file, dryRun, locale, (progress) => setPhase({ kind: 'busy', progress }));
       setReport(answer);
     } catch (failure) {
       setReport(null);
@@ -92,7 +111,8 @@ export default function ProductImportPage() {
     void run(true);
   }
 
-  const busy = phase.kind === 'checking';
+  const busy = phase.kind === 'busy';
+  const bar = progressOf(busy ? phase.progress : null, t);
   const problems = report?.problems ?? [];
   const ready = report?.dry_run && problems.length === 0;
   return (
@@ -143,19 +163,8 @@ export default function ProductImportPage() {
         ) : null}
         {busy ? (
           <div className="csv-import__progress" role="status">
-            <progress
-              max={phase.progress?.total || 1}
-              value={phase.progress ? phase.progress.checked : undefined}
-              aria-label={t('adminProductCsv.check')}
-            />
-            <span className="muted">
-              {phase.writing
-                ? t('adminProductCsv.writing')
-                : t('adminProductCsv.checking', {
-                    checked: phase.progress?.checked ?? 0,
-                    total: phase.progress?.total ?? 0,
-                  })}
-            </span>
+            <progress max={bar.max || 1} value={bar.value} aria-label={bar.label} />
+            <span className="muted">{bar.label}</span>
           </div>
         ) : null}
         <ErrorNotice error={error} />
@@ -179,6 +188,7 @@ function ImportReport({ report }: { report: ProductImportReport }) {
           skuCreate: report.skus.create,
           skuUpdate: report.skus.update,
           skuRemove: report.skus.remove,
+          skuUnchanged: report.skus.unchanged,
         })}
       </p>
       {report.ignored_columns.length ? (
@@ -188,10 +198,13 @@ function ImportReport({ report }: { report: ProductImportReport }) {
         <Notice>{t('adminProductCsv.done', { create: report.products.create, update: report.products.update })}</Notice>
       ) : report.problems.length === 0 ? (
         <Notice tone="info">{t('adminProductCsv.clean')}</Notice>
-      ) : (
+      ) : null}
+      {report.problems.length > 0 ? (
         <>
           <p className="notice notice--error" role="alert">
-            {t('adminProductCsv.problems', { count: report.problems.length })}
+            {report.written
+              ? t('adminProductCsv.stale', { count: report.problems.length })
+              : t('adminProductCsv.problems', { count: report.problems.length })}
           </p>
           <div className="table-wrap">
             <table className="data-table data-table--compact">
@@ -223,7 +236,7 @@ function ImportReport({ report }: { report: ProductImportReport }) {
             </p>
           ) : null}
         </>
-      )}
+      ) : null}
     </div>
   );
 }
