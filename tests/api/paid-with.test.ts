@@ -69,7 +69,7 @@ describe('what the buyer is told they paid', () => {
     expect(inChinese.body.data.paid_with).toMatchObject({ method_name: '测试支付', charged_text: '€13.02' });
 
     expect(await page(`/en/my/order/${orderId}`)).toContain('€13.02 by Test payment');
-    expect(await page(`/zh-cn/my/order/${orderId}`)).toContain('€13.02（测试支付）');
+    expect(await page(`/zh-cn/my/order/${orderId}`)).toContain('13.02欧元（测试支付）');
     const result = await page(`/en/result/success?order_id=${orderId}`);
     expect(result).toContain('€13.02');
     expect(result).toContain('Paid with Test payment');

@@ -1,3 +1,5 @@
+import type { PaidWithView } from '../../../server/domains/orders/orders.schemas';
+import type { Locale } from '../../../i18n/locales';
 import { formatPrice, type Currency } from '../../../server/shared/money';
 import { displayPrice, priceStyleFor, useDisplayCurrency } from '~/lib/currency';
 import { useLocale, useT } from '~/lib/i18n';
@@ -41,5 +43,13 @@ export function Money({
         </span>
       ) : null}
     </span>
+  );
+}
+
+/** What the gateway took for an order, in the page's price style ('$9.86', '9.86美元'). */
+export function paidAmountText(paid: PaidWithView, locale: Locale): string {
+  return formatPrice(
+    { amountMinor: paid.charged_amount_minor, currency: paid.charged_currency },
+    priceStyleFor(locale),
   );
 }

@@ -5,6 +5,7 @@ import { localePath, useLocale, useT } from '~/lib/i18n';
 import { AlertCircleIcon, CheckCircleIcon, ClockIcon } from './icons';
 import { DutiesNote } from './duties-row';
 import { AmountText } from './order-summary';
+import { paidAmountText } from './money';
 import type { OrderDetail } from '../../../server/domains/orders/orders.schemas';
 import type { PaymentStatusView as PayStatus } from '../../../server/domains/payments/payments.schemas';
 import { ORDER_STATUS, PAY_STATUS } from '../../../server/shared/order-status';
@@ -118,7 +119,7 @@ export function ResultPage({
         <p className="result-card__text">{view.text}</p>
         {outcome === 'success' && order.paid_with ? (
           <p className="pay-card__amount" data-testid="result-paid-with">
-            <strong className="money money--strong">{order.paid_with.charged_text}</strong>
+            <strong className="money money--strong">{paidAmountText(order.paid_with, locale)}</strong>
             <span className="amount-note">{t('result.paidWith', { method: order.paid_with.method_name })}</span>
           </p>
         ) : outcome === 'success' ? (

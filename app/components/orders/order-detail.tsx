@@ -7,6 +7,7 @@ import { ClockIcon, PackageIcon } from '../checkout/icons';
 import { OrderActions } from './order-actions';
 import { formatDate } from '~/lib/dates';
 import { CheckoutCard } from '../checkout/checkout-card';
+import { paidAmountText } from '../checkout/money';
 import { OrderCases } from '../after-sales/case-list';
 
 export type TrackingEvent = OrderExpress['events'][number];
@@ -161,7 +162,7 @@ export function OrderDetailPage({
                   <dt>{t('order.detail.paidWith')}</dt>
                   <dd data-testid="detail-paid-with">
                     {t('order.detail.paidWithValue', {
-                      amount: order.paid_with.charged_text,
+                      amount: paidAmountText(order.paid_with, locale),
                       method: order.paid_with.method_name,
                     })}
                   </dd>
