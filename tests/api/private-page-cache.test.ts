@@ -141,7 +141,18 @@ describe('users.pages_version', () => {
 
     let version = await pagesVersionOf(buyer.id);
     const order = await placeOrderFor(buyer, skuId, 1);
-    expect(await pagesVersionOf(buyer.id)).toBeGreaterThan(version);
+    // Once for the whole checkout (order, line, duty lines, history), not once per row written.
+    expect(await pagesVersionOf(buyer.id)).toBe(version + 1);
+
+    version = await pagesVersionOf(buyer.id);
+    const bystanderBefore = await pagesVersionOf(second.id);
+    await server.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`update orders set notes = 'one' where id = ${order.id}`);
+      await tx.execute(sql`update order_items set quantity = quantity where order_id = ${order.id}`);
+      await tx.execute(sql`update user_addresses set detail = detail where user_id = ${buyer.id}`);
+    });
+    expect(await pagesVersionOf(buyer.id)).toBe(version + 1);
+    expect(await pagesVersionOf(second.id)).toBe(bystanderBefore);
 
     version = await pagesVersionOf(buyer.id);
     await server.ctx.db.execute(sql`update order_items set quantity = quantity where order_id = ${order.id}`);
