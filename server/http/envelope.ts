@@ -32,6 +32,7 @@ export const ERROR_ANSWERS: Record<ErrorKind, { status: number; code: number }> 
   payloadTooLarge: { status: 413, code: 413 },
   tooManyRequests: { status: 429, code: 429 },
   gatewayUnavailable: { status: 502, code: 502 },
+  storageUnavailable: { status: 503, code: 503 },
 };
 
 /** Response schema of a successful call, for serialization and the OpenAPI document. */
@@ -81,7 +82,7 @@ const FAILURES = {
   unavailable: {
     status: 503,
     codes: [503],
-    text: 'The database is unreachable or the server is shedding load; Retry-After',
+    text: 'The database is unreachable, the file store refused a write, or the server is shedding load; Retry-After',
   },
 } as const satisfies Record<string, { status: number; codes: readonly [number, ...number[]]; text: string }>;
 

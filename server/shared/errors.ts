@@ -14,7 +14,8 @@ export type ErrorKind =
   | 'conflict'
   | 'payloadTooLarge'
   | 'tooManyRequests'
-  | 'gatewayUnavailable';
+  | 'gatewayUnavailable'
+  | 'storageUnavailable';
 
 /**
  * Failures a client is told about. Each carries its kind and a translatable message key;
@@ -36,7 +37,7 @@ export class AppError extends Error {
  * opposed to a failure on our side or a provider's: pages show these as a message.
  */
 export function isRefusal(kind: ErrorKind): boolean {
-  return kind !== 'gatewayUnavailable';
+  return kind !== 'gatewayUnavailable' && kind !== 'storageUnavailable';
 }
 
 export class NotFoundError extends AppError {

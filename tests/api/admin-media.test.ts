@@ -121,6 +121,27 @@ describe('POST /v1/admin/media/images', () => {
     expect(second.body.data.images[0].url).toBe(first.body.data.images[0].url);
   });
 
+  it('stores the same image sent by several uploads at the same moment once, under one URL, for all of them', async () => {
+    const bytes = await png(300, 200);
+    const answers = await Promise.all(
+      ['a.png', 'b.png', 'c.png', 'd.png'].map((name) => uploadImages(server, catalogue, [{ name, bytes }])),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+    const urls = new Set(answers.map((answer) => answer.body.data.images[0].url as string));
+    expect(urls.size).toBe(1);
+    const [url] = [...urls];
+    const served = await fetch(server.url + url!);
+    expect(served.status).toBe(200);
+    const stored = Buffer.from(await served.arrayBuffer());
+    expect(stored.length).toBe(answers[0]!.body.data.images[0].bytes);
+    expect(await sharp(stored).metadata()).toMatchObject({ format: 'png', width: 300, height: 200 });
+    const audited = await server.ctx.db
+      .select({ id: auditEvents.id })
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, 'media.image_uploaded'), eq(auditEvents.entityId, url!)));
+    expect(audited).toHaveLength(4);
+  });
+
   it('refuses what is not an image, in both languages, and stores nothing of the batch', async () => {
     const good = await gif();
     const notImage = { name: 'notes.png', bytes: Buffer.from('<script>alert(1)</script>'), type: 'image/png' };

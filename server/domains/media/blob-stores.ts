@@ -1,4 +1,5 @@
 import type { Env } from '../../shared/env';
+import { createLogger } from '../../shared/logger';
 import { localBlobStore, type BlobStore } from './blob-store';
 import { s3BlobStore } from './s3-blob-store';
 
@@ -14,6 +15,8 @@ type BlobStoreEnv = Pick<
   | 'S3_SECRET_ACCESS_KEY'
   | 'S3_FORCE_PATH_STYLE'
   | 'S3_PREFIX'
+  | 'LOG_LEVEL'
+  | 'NODE_ENV'
 >;
 
 /** The S3-compatible bucket when `S3_BUCKET` is set, else folders under DATA_DIR. */
@@ -27,6 +30,7 @@ export function createBlobStore(env: BlobStoreEnv): BlobStore {
     secretAccessKey: env.S3_SECRET_ACCESS_KEY,
     forcePathStyle: env.S3_FORCE_PATH_STYLE,
     prefix: env.S3_PREFIX,
+    log: createLogger(env),
   });
 }
 

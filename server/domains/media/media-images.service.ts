@@ -3,6 +3,7 @@ import sharp, { type Metadata } from 'sharp';
 import type { ActingContext } from '../../context';
 import { AppError, BadRequestError } from '../../shared/errors';
 import { recordAudit } from '../audit/audit.service';
+import type { BlobStore } from './blob-store';
 import { blobStoreOf } from './blob-stores';
 import type { StoredImage } from './media.schemas';
 
@@ -110,9 +111,25 @@ async function prepareImage(input: IncomingImage): Promise<PreparedImage> {
 }
 
 /**
- * Stores the console's images: every one is checked before any is written, so a bad file
- * in a batch leaves nothing behind; a failed write removes what this call had added. Each
- * stored image is audited (`media.image_uploaded`).
+ * Puts one image. Two uploads of the same picture at the same moment write the same bytes to
+ * the same key: whichever write a store reports as failed, the image is there when a blob of
+ * its size now is (its key is the hash of those very bytes).
+ */
+async function putImage(store: BlobStore, image: PreparedImage): Promise<void> {
+  try {
+    await store.put(image.key, image.stored, { contentType: image.content_type, visibility: 'public' });
+  } catch (error) {
+    const there = await store.head(image.key).catch(() => null);
+    if (there?.size !== image.stored.length) throw error;
+  }
+}
+
+/**
+ * Stores the console's images: every one is checked before any is written, so a bad file in
+ * a batch leaves nothing behind. Each stored image is audited (`media.image_uploaded`). A
+ * failure after some were written leaves those: they are named by their bytes, so another
+ * upload of the same picture may already use one, and an unused one costs only its bytes
+ * (ADR 0150: there is no sweeper yet).
  */
 export async function storeConsoleImages(
   ctx: ActingContext,
@@ -122,35 +139,30 @@ export async function storeConsoleImages(
   const prepared: PreparedImage[] = [];
   for (const image of input.images) prepared.push(await prepareImage(image));
   const store = blobStoreOf(ctx.env);
-  const added: string[] = [];
-  try {
-    for (const image of prepared) {
-      if (added.includes(image.key) || (await store.head(image.key))) continue;
-      await store.put(image.key, image.stored, { contentType: image.content_type, visibility: 'public' });
-      added.push(image.key);
-    }
-    await ctx.db.transaction(async (tx) => {
-      for (const image of prepared)
-        await recordAudit(
-          { ...ctx, db: tx },
-          {
-            action: 'media.image_uploaded',
-            entityType: 'image',
-            entityId: image.url,
-            after: {
-              name: image.name,
-              purpose: input.purpose,
-              width: image.width,
-              height: image.height,
-              bytes: image.bytes,
-              content_type: image.content_type,
-            },
-          },
-        );
-    });
-  } catch (error) {
-    await Promise.all(added.map((key) => store.delete(key).catch(() => false)));
-    throw error;
+  const written = new Set<string>();
+  for (const image of prepared) {
+    if (written.has(image.key) || (await store.head(image.key))) continue;
+    await putImage(store, image);
+    written.add(image.key);
   }
+  await ctx.db.transaction(async (tx) => {
+    for (const image of prepared)
+      await recordAudit(
+        { ...ctx, db: tx },
+        {
+          action: 'media.image_uploaded',
+          entityType: 'image',
+          entityId: image.url,
+          after: {
+            name: image.name,
+            purpose: input.purpose,
+            width: image.width,
+            height: image.height,
+            bytes: image.bytes,
+            content_type: image.content_type,
+          },
+        },
+      );
+  });
   return prepared.map(({ url, width, height, bytes, content_type }) => ({ url, width, height, bytes, content_type }));
 }
