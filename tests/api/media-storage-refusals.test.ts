@@ -1,9 +1,9 @@
-import { S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditEvents } from '../../server/db/schema';
 import { png, uploadImages } from '../support/console-images';
 import { startLocalS3, type LocalS3 } from '../support/local-s3';
+import { narrowS3Bucket } from '../support/narrow-s3';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { useTestServer } from '../support/test-server';
 
@@ -26,35 +26,9 @@ beforeAll(async () => {
   catalogue = await createSignedInStaff(shop, { role: 'catalogue' });
 });
 
-const forbidden = () =>
-  new S3ServiceException({
-    name: 'AccessDenied',
-    $fault: 'client',
-    $metadata: { httpStatusCode: 403 },
-    message: 'Access Denied',
-  });
-
-function bucketWithout(options: { writes: boolean }) {
-  const send = S3Client.prototype.send;
-  vi.spyOn(S3Client.prototype, 'send').mockImplementation(async function (
-    this: S3Client,
-    command: { constructor: { name: string } },
-  ) {
-    const name = command.constructor.name;
-    if (!options.writes && name === 'PutObjectCommand') throw forbidden();
-    try {
-      return await (send as (command: unknown) => Promise<unknown>).call(this, command);
-    } catch (error) {
-      const status = (error as S3ServiceException).$metadata?.httpStatusCode;
-      if (status === 404 && (name === 'HeadObjectCommand' || name === 'GetObjectCommand')) throw forbidden();
-      throw error;
-    }
-  } as never);
-}
-
 describe('a bucket without s3:ListBucket (403 for a missing key)', () => {
   it('takes the same new image from several uploads at once, serves it and its variant, and 404s what is missing', async () => {
-    bucketWithout({ writes: true });
+    narrowS3Bucket({ writes: true });
     const bytes = await png(640, 320);
     const answers = await Promise.all(
       ['a.png', 'b.png', 'c.png'].map((name) => uploadImages(shop, catalogue, [{ name, bytes }])),
@@ -76,7 +50,7 @@ describe('a bucket without s3:ListBucket (403 for a missing key)', () => {
 
 describe('a bucket that refuses writes', () => {
   it('answers 503 "storage refused" in the member language and records no upload', async () => {
-    bucketWithout({ writes: false });
+    narrowS3Bucket({ writes: false });
     const bytes = await png(100, 100);
     const english = await uploadImages(shop, catalogue, [{ name: 'refused.png', bytes }]);
     expect(english).toEqual({

@@ -1,6 +1,6 @@
-import { HeadObjectCommand, S3Client, S3ServiceException, type ServiceInputTypes } from '@aws-sdk/client-s3';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startLocalS3, type LocalS3 } from '../../../tests/support/local-s3';
+import { narrowS3Bucket } from '../../../tests/support/narrow-s3';
 import { s3BlobStore, StorageRefusedError, type BlobStoreLog } from './s3-blob-store';
 
 /**
@@ -17,33 +17,6 @@ afterAll(() => s3?.close());
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-const forbidden = () =>
-  new S3ServiceException({
-    name: 'AccessDenied',
-    $fault: 'client',
-    $metadata: { httpStatusCode: 403, requestId: 'REQ-403' },
-    message: 'Access Denied',
-  });
-
-/** The bucket as S3 answers without s3:ListBucket, and, with `writes: false`, without s3:PutObject either. */
-function bucketWithout(options: { writes: boolean }) {
-  const send = S3Client.prototype.send;
-  return vi.spyOn(S3Client.prototype, 'send').mockImplementation(async function (
-    this: S3Client,
-    command: { input: ServiceInputTypes; constructor: { name: string } },
-  ) {
-    const name = command.constructor.name;
-    if (!options.writes && (name === 'PutObjectCommand' || name === 'DeleteObjectCommand')) throw forbidden();
-    try {
-      return await (send as (command: unknown) => Promise<unknown>).call(this, command);
-    } catch (error) {
-      const status = (error as S3ServiceException).$metadata?.httpStatusCode;
-      if (status === 404 && (command instanceof HeadObjectCommand || name === 'GetObjectCommand')) throw forbidden();
-      throw error;
-    }
-  } as never);
-}
 
 function recordingLog() {
   const lines: Array<{ level: 'warn' | 'error'; fields: object; message: string }> = [];
@@ -73,7 +46,7 @@ describe('an S3 bucket without s3:ListBucket', () => {
     const { lines, log } = recordingLog();
     const store = storeWith(log);
     const key = `images/h/${Math.random().toString(36).slice(2)}.png`;
-    bucketWithout({ writes: true });
+    narrowS3Bucket({ writes: true });
 
     expect(await store.head(key)).toBeNull();
     expect(await store.get(key)).toBeNull();
@@ -103,7 +76,7 @@ describe('an S3 bucket that refuses writes', () => {
     const { lines, log } = recordingLog();
     const store = storeWith(log);
     const key = `images/h/${Math.random().toString(36).slice(2)}.png`;
-    bucketWithout({ writes: false });
+    narrowS3Bucket({ writes: false });
 
     for (let attempt = 0; attempt < 3; attempt++) {
       const refused = store.put(key, Buffer.from('png bytes'), write);
