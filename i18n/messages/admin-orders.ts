@@ -6,6 +6,8 @@ export const adminOrderMessages = defineMessages({
     'refund.notFound': 'Refund not found',
     'refund.notPaid': 'This order has no captured payment to refund',
     'refund.exceedsRefundable': 'At most {amount} of this order can still be refunded',
+    'refund.belowSmallest':
+      'The smallest refund of this payment is {smallest}: it was charged in {currency}, and {amount} is less than its smallest unit',
     'refund.keyReused': 'This idempotency key already names a refund of another order',
     'refund.notAwaitingApproval': 'This refund is not waiting for approval',
     'refund.selfApproval': 'You asked for this refund: another member must approve it',
@@ -27,6 +29,7 @@ export const adminOrderMessages = defineMessages({
     'refund.notFound': '退款不存在',
     'refund.notPaid': '该订单没有可退款的已支付款项',
     'refund.exceedsRefundable': '该订单最多还可退款 {amount}',
+    'refund.belowSmallest': '该笔付款最少退款 {smallest}：它以 {currency} 扣款，{amount} 不足其最小单位',
     'refund.keyReused': '该幂等键已用于另一个订单的退款',
     'refund.notAwaitingApproval': '该退款不在待审批状态',
     'refund.selfApproval': '这笔退款由您发起，需要另一位成员审批',

@@ -148,7 +148,8 @@ describe('payment reconciliation', () => {
     ]);
     expect(await paymentRow(server.ctx, paymentId)).toMatchObject({ status: 'refunded' });
     expect(fake.refunds.filter((refund) => refund.payment_intent === `pi_test_${sessionId}`)).toEqual([
-      expect.objectContaining({ amount: '5500', idempotencyKey: `refund-payment-${paymentId}` }),
+      // Owed back whole: no amount sent, Stripe refunds all it charged (CN¥55.00 here).
+      expect.objectContaining({ amount: null, amountMinor: 5_500, idempotencyKey: `refund-payment-${paymentId}` }),
     ]);
     expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 60, payStatus: 3 });
   });

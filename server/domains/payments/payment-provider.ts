@@ -96,12 +96,39 @@ export interface PaymentOutcome {
 }
 
 /**
+ * A refund the gateway reports as made, whoever asked for it: the shop (its own call, whose
+ * answer may not be recorded yet) or someone in the gateway's dashboard. The payments domain
+ * matches it to the shop's own refund or records it (refund-events.ts).
+ */
+export interface RefundReport {
+  type: 'refund.succeeded';
+  /** The gateway's id of this refund (Alipay, which has none: `<trade_no>/<out_request_no>`, as `refund` answers). */
+  refundRef: string;
+  /** The charge it came out of (`payments.charge_ref`: Stripe payment intent, PayPal capture, Alipay trade_no). */
+  chargeRef: string;
+  /**
+   * In minor units of the charged currency: this refund's amount, or with `cumulative` what
+   * the charge has given back in all so far (Alipay's `refund_fee`).
+   */
+  amountMinor: number;
+  currency: string;
+  cumulative?: boolean;
+  /**
+   * What the gateway echoes of a refund the shop asked for (`shopRefundTag` of its key: Stripe
+   * metadata, PayPal custom_id, Alipay out_request_no); absent for a dashboard refund.
+   */
+  shopTag?: string;
+}
+
+/**
  * A verified webhook in the shop's terms; anything the shop does not act on is `ignored`.
  * `eventId` is the gateway's own id for the notification, unique per provider: a replay
  * carries the same id and changes nothing.
  */
 export type PaymentEvent =
-  (PaymentOutcome & { eventId: string }) | { eventId: string; type: 'ignored'; gatewayType: string };
+  | (PaymentOutcome & { eventId: string })
+  | (RefundReport & { eventId: string })
+  | { eventId: string; type: 'ignored'; gatewayType: string };
 
 /** What `lookupPayment` found: the outcome, or `pending` while the buyer may still pay. */
 export type PaymentLookup = PaymentOutcome | 'pending';

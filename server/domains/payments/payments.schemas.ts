@@ -49,8 +49,22 @@ export const payStatusAnswer = z.object({
 
 export type PaymentStatusView = z.infer<typeof payStatusAnswer>;
 
-/** What a verified webhook did (the gateway only needs a 200; the outcome helps reading logs and tests). */
-const WEBHOOK_OUTCOMES = ['duplicate', 'ignored', 'held', 'stale', 'paid', 'failed', 'refund_due'] as const;
+/**
+ * What a verified webhook did (the gateway only needs a 200; the outcome helps reading logs and
+ * tests). `refund_confirmed`: a refund the shop asked for, reported before its answer was
+ * recorded; `refunded`: a refund made in the gateway's dashboard, recorded (refund-events.ts).
+ */
+const WEBHOOK_OUTCOMES = [
+  'duplicate',
+  'ignored',
+  'held',
+  'stale',
+  'paid',
+  'failed',
+  'refund_due',
+  'refund_confirmed',
+  'refunded',
+] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 export const webhookAnswer = z.object({ received: z.literal(true), outcome: z.enum(WEBHOOK_OUTCOMES) });

@@ -22,6 +22,8 @@ import type { PayMethodOption, PaymentStatusView, WebhookOutcome } from './payme
 import { amountView, type Currency } from '../../shared/money';
 import { chargeableInDisplay } from '../exchange-rates/exchange-rates.service';
 import { onlyRow } from '../../db/rows';
+import { applyRefundReport } from './refund-events';
+import { wholeRefundKey } from './refund-tag';
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -306,6 +308,7 @@ export async function applyPaymentEvent(
   providerName: PaymentProviderName,
   event: PaymentEvent,
 ): Promise<WebhookOutcome> {
+  if (event.type === 'refund.succeeded') return applyRefundReport(ctx, providerName, event);
   const applied = await ctx.db.transaction(async (tx): Promise<Settled> => {
     const [recorded] = await tx
       .insert(paymentEvents)
@@ -448,7 +451,7 @@ export async function refundPayment(ctx: AppContext, paymentId: number): Promise
       chargeRef: payment.chargeRef,
       amountMinor: payment.chargedAmountMinor,
       currency: payment.chargedCurrency,
-      idempotencyKey: `refund-payment-${payment.id}`,
+      idempotencyKey: wholeRefundKey(payment.id),
       whole: true,
     });
     await ctx.db

@@ -230,12 +230,14 @@ describe('paypal provider (against a local fake of the API)', () => {
         captureId: chargeRef,
         amount: { currency_code: 'JPY', value: '500' },
         requestId: 'refund-key-part',
+        customId: 'shop-refund.refund-key-part',
       },
       {
         id: rest.refundRef,
         captureId: chargeRef,
         amount: { currency_code: 'JPY', value: '780' },
         requestId: 'refund-key-rest',
+        customId: 'shop-refund.refund-key-rest',
       },
     ]);
     await expect(refund(1, 'refund-key-more')).rejects.toThrow(/CAPTURE_FULLY_REFUNDED/);
@@ -284,16 +286,49 @@ describe('paypal webhooks', () => {
     });
   });
 
-  it('records refunds and order approvals as ignored', async () => {
+  it('records order approvals as ignored', async () => {
     const { paypal, providerRef } = await approvedOrder(21);
-    for (const type of ['PAYMENT.CAPTURE.REFUNDED', 'CHECKOUT.ORDER.APPROVED'] as const) {
-      const webhook = fake.webhook(type, providerRef);
-      expect(await paypal.verifyWebhook(Buffer.from(webhook.body), headersOf(webhook))).toEqual({
-        eventId: webhook.eventId,
-        type: 'ignored',
-        gatewayType: type,
-      });
-    }
+    const webhook = fake.webhook('CHECKOUT.ORDER.APPROVED', providerRef);
+    expect(await paypal.verifyWebhook(Buffer.from(webhook.body), headersOf(webhook))).toEqual({
+      eventId: webhook.eventId,
+      type: 'ignored',
+      gatewayType: 'CHECKOUT.ORDER.APPROVED',
+    });
+  });
+
+  it('reports a refund with its capture and amount, and the shop’s tag only when the shop asked for it', async () => {
+    const { paypal, providerRef } = await approvedOrder(24);
+    fake.webhook('PAYMENT.CAPTURE.COMPLETED', providerRef); // the fake captures the order to report it
+    const captureId = fake.orders.get(providerRef)!.captures[0]!.id;
+    await paypal.refund(ctx, {
+      paymentId: 24,
+      providerRef,
+      chargeRef: captureId,
+      amountMinor: 300,
+      currency: 'JPY',
+      idempotencyKey: 'staff-refund-24',
+    });
+    const ours = fake.webhook('PAYMENT.CAPTURE.REFUNDED', providerRef);
+    expect(await paypal.verifyWebhook(Buffer.from(ours.body), headersOf(ours))).toEqual({
+      eventId: ours.eventId,
+      type: 'refund.succeeded',
+      refundRef: fake.refunds.at(-1)!.id,
+      chargeRef: captureId,
+      amountMinor: 300,
+      currency: 'JPY',
+      shopTag: 'shop-refund.staff-refund-24',
+    });
+    // Made in PayPal's dashboard: the resource carries the capture's custom_id (our payment id), not a tag.
+    const theirs = fake.dashboardRefund(captureId, { currency_code: 'JPY', value: '200' });
+    const reported = fake.webhook('PAYMENT.CAPTURE.REFUNDED', providerRef, { refundId: theirs.id });
+    expect(await paypal.verifyWebhook(Buffer.from(reported.body), headersOf(reported))).toEqual({
+      eventId: reported.eventId,
+      type: 'refund.succeeded',
+      refundRef: theirs.id,
+      chargeRef: captureId,
+      amountMinor: 200,
+      currency: 'JPY',
+    });
   });
 
   it('refuses a wrong key, another webhook id, a changed body, a missing header and a certificate from elsewhere', async () => {

@@ -1,14 +1,17 @@
 import { chargesIn } from './charge-currency';
-import type { PaymentLookup, PaymentOutcome, PaymentProvider } from './payment-provider';
+import type { PaymentEvent, PaymentLookup, PaymentOutcome, PaymentProvider } from './payment-provider';
+import { shopRefundTag } from './refund-tag';
 import { minorUnitsOf, paypalAmount } from './paypal/paypal-amount';
 import {
   createPayPalClient,
   PAYPAL_API_HOSTS,
   PayPalApiError,
   paypalCapture,
+  paypalRefundResource,
   type PayPalCapture,
   type PayPalEnvironment,
   type PayPalOrder,
+  type PayPalRefundResource,
 } from './paypal/paypal-client';
 import { createPayPalWebhookVerifier, PAYPAL_CERT_ORIGINS } from './paypal/paypal-webhook';
 
@@ -45,6 +48,42 @@ function outcomeOfCapture(orderId: string, capture: PayPalCapture): PaymentOutco
   if (capture.status === 'DECLINED' || capture.status === 'FAILED') return { type: 'payment.failed', ...common };
   // PENDING (PayPal is still checking the payment): its PAYMENT.CAPTURE.COMPLETED or DENIED follows.
   return 'pending';
+}
+
+/** The capture a refund came out of, from its `up` link. */
+function captureIdOf(refund: PayPalRefundResource): string | undefined {
+  const up = refund.links.find((link) => link.rel === 'up')?.href ?? '';
+  const match = /\/v2\/payments\/captures\/([^/?#]+)$/.exec(up);
+  return match ? decodeURIComponent(match[1]!) : undefined;
+}
+
+/**
+ * PAYMENT.CAPTURE.REFUNDED as a refund report: the shop's own refunds carry their tag as
+ * custom_id; one made in PayPal's dashboard carries none (or the capture's own), and is recorded.
+ */
+function refundEvent(eventId: string, resource: unknown): PaymentEvent {
+  const ignored = (why: string) => ({
+    eventId,
+    type: 'ignored' as const,
+    gatewayType: `PAYMENT.CAPTURE.REFUNDED:${why}`,
+  });
+  const parsed = paypalRefundResource.safeParse(resource);
+  if (!parsed.success) return ignored('unreadable');
+  const refund = parsed.data;
+  const captureId = captureIdOf(refund);
+  const amount = minorUnitsOf(refund.amount);
+  if (refund.status !== 'COMPLETED') return ignored(refund.status);
+  if (!captureId || !amount) return ignored('without-capture-or-amount');
+  const tag = refund.custom_id?.startsWith('shop-refund.') ? refund.custom_id : undefined;
+  return {
+    eventId,
+    type: 'refund.succeeded',
+    refundRef: refund.id,
+    chargeRef: captureId,
+    amountMinor: amount.amountMinor,
+    currency: amount.currency,
+    ...(tag ? { shopTag: tag } : {}),
+  };
 }
 
 /** Where an Orders v2 order stands, in the shop's terms. */
@@ -125,10 +164,9 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
     async verifyWebhook(rawBody, headers) {
       const event = await verifyDelivery(rawBody, headers);
       const ignored = { eventId: event.id, type: 'ignored' as const, gatewayType: event.event_type };
-      if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED' && event.event_type !== 'PAYMENT.CAPTURE.DENIED') {
-        // REFUNDED mirrors a refund the shop asked for and recorded from PayPal's answer.
+      if (event.event_type === 'PAYMENT.CAPTURE.REFUNDED') return refundEvent(event.id, event.resource);
+      if (event.event_type !== 'PAYMENT.CAPTURE.COMPLETED' && event.event_type !== 'PAYMENT.CAPTURE.DENIED')
         return ignored;
-      }
       const parsed = paypalCapture.safeParse(event.resource);
       const orderId = parsed.data?.supplementary_data?.related_ids?.order_id;
       if (!parsed.success || !orderId) return { ...ignored, gatewayType: `${event.event_type}:without-order` };
@@ -156,9 +194,13 @@ export function createPayPalProvider(options: PayPalProviderOptions): PaymentPro
       // that is what was really captured, even when it is not what the shop asked for.
       const refund = await client.refundCapture(
         request.chargeRef,
-        request.whole
-          ? {}
-          : { amount: paypalAmount({ amountMinor: request.amountMinor, currency: request.currency }, undefined) },
+        {
+          ...(!request.whole && {
+            amount: paypalAmount({ amountMinor: request.amountMinor, currency: request.currency }, undefined),
+          }),
+          // Comes back in PAYMENT.CAPTURE.REFUNDED, which may arrive before this answer.
+          custom_id: shopRefundTag(request.idempotencyKey),
+        },
         request.idempotencyKey,
       );
       return { refundRef: refund.id };

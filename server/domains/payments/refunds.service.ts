@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { orders, payments, refunds } from '../../db/schema';
-import type { AppContext, StaffActing, Transaction, TransactionContext } from '../../context';
+import type { ActingContext, AppContext, StaffActing, Transaction, TransactionContext } from '../../context';
 import { onlyRow } from '../../db/rows';
 import { AppError, ForbiddenError, NotFoundError } from '../../shared/errors';
-import { amountView, formatPrice, isCurrency, RATE_SCALE, type Currency } from '../../shared/money';
+import { amountView, convert, formatPrice, isCurrency, RATE_SCALE, type Currency } from '../../shared/money';
 import { ORDER_STATUS } from '../../shared/order-status';
 import { recordAudit, systemActor } from '../audit/audit.service';
 import { enqueueEffect } from '../outbox/outbox.service';
@@ -29,6 +29,7 @@ export const refundEffectJob = z.object({ refundId: z.number().int().positive() 
 export const REFUND_MAX_ATTEMPTS = 8;
 
 export type RefundRow = typeof refunds.$inferSelect;
+type PaymentRow = typeof payments.$inferSelect;
 
 class RefundConflictError extends AppError {
   constructor(
@@ -45,6 +46,13 @@ class RefundExceedsError extends AppError {
   }
 }
 
+/** An amount that converts to nothing in the currency the payment was charged in. */
+class RefundBelowSmallestError extends AppError {
+  constructor(params: { amount: string; smallest: string; currency: string }) {
+    super('badRequest', 'refund.belowSmallest', params);
+  }
+}
+
 /** The approver's own limit is below the amount. */
 class RefundLimitError extends AppError {
   constructor(amount: string) {
@@ -56,7 +64,8 @@ function money(amountMinor: number, currency: string): string {
   return formatPrice({ amountMinor, currency: isCurrency(currency) ? currency : 'CNY' });
 }
 
-function refundAudit(refund: RefundRow) {
+/** A refund's figures as its audit events keep them. */
+export function refundAudit(refund: RefundRow) {
   return {
     order_id: refund.orderId,
     payment_id: refund.paymentId,
@@ -113,6 +122,55 @@ export function chargedRefundOf(input: {
   return Math.min(converted, input.chargedLeft);
 }
 
+/**
+ * The smallest settlement amount that gives back at least one minor unit of the charged
+ * currency at the frozen rate (CN¥0.03 on a yen charge at 21.4567): less converts to 0, which
+ * a gateway refuses and the shop must not record as a refund.
+ */
+export function smallestRefundOf(input: {
+  settlementCurrency: Currency;
+  chargedCurrency: Currency;
+  rateMicros: number;
+}): number {
+  if (input.chargedCurrency === input.settlementCurrency) return 1;
+  const charged = (minor: number) =>
+    amountView(minor, input.settlementCurrency, input.chargedCurrency, input.rateMicros).display_amount_minor;
+  // Inverting the rate gives the neighbourhood; the forward conversion, with its rounding, decides.
+  let smallest = Math.max(1, settlementOfCharged({ ...input, chargedMinor: 1 }) - 1);
+  while (smallest > 1 && charged(smallest - 1) >= 1) smallest--;
+  while (charged(smallest) < 1) smallest++;
+  return smallest;
+}
+
+/** A charged amount in the settlement currency at the order's frozen rate (the inverse of amountView). */
+export function settlementOfCharged(input: {
+  chargedMinor: number;
+  settlementCurrency: Currency;
+  chargedCurrency: Currency;
+  rateMicros: number;
+}): number {
+  if (input.chargedCurrency === input.settlementCurrency) return input.chargedMinor;
+  return convert({ amountMinor: input.chargedMinor, currency: input.chargedCurrency }, input.settlementCurrency, {
+    [input.settlementCurrency]: 1,
+    [input.chargedCurrency]: input.rateMicros / Number(RATE_SCALE),
+  } as Record<Currency, number>).amountMinor;
+}
+
+/**
+ * The one rule for every refund the shop asks for (staff, after-sale cases): what it gives
+ * back at the gateway, refused up front (nothing written) when that is nothing at all.
+ */
+function chargedRefundOrRefusal(input: Parameters<typeof chargedRefundOf>[0]): number {
+  const charged = chargedRefundOf(input);
+  if (charged >= 1) return charged;
+  if (input.chargedLeft <= 0) throw new RefundExceedsError(money(0, input.settlementCurrency));
+  throw new RefundBelowSmallestError({
+    amount: money(input.amountMinor, input.settlementCurrency),
+    smallest: money(smallestRefundOf(input), input.settlementCurrency),
+    currency: input.chargedCurrency,
+  });
+}
+
 async function enqueueRefund(ctx: TransactionContext, refundId: number): Promise<void> {
   await enqueueEffect(ctx, { topic: REFUND_TOPIC, payload: { refundId }, dedupeKey: `refund:${refundId}` });
 }
@@ -163,7 +221,7 @@ export async function refundInTransaction(
     .select({ rateMicros: orders.displayRateMicros })
     .from(orders)
     .where(eq(orders.id, input.orderId));
-  const chargedAmountMinor = chargedRefundOf({
+  const chargedAmountMinor = chargedRefundOrRefusal({
     amountMinor: input.amountMinor,
     settlementLeft: left,
     chargedLeft: payment.chargedAmountMinor - held.charged,
@@ -360,9 +418,8 @@ async function giveUp(ctx: AppContext, refund: RefundRow, attempts: number, mess
 }
 
 /**
- * Records the gateway's yes: the refund succeeds; once refunds reach what the payment
- * captured the payment is `refunded`; a paid order not yet shipped that is refunded in full
- * moves to Refunded (41) and its stock goes back on the shelf (ADR 0101). The buyer is emailed.
+ * Records the gateway's yes: the refund succeeds and the payment and order move as
+ * `refundSettled` says; the buyer is emailed.
  */
 async function confirmRefund(ctx: AppContext, refundId: number, refundRef: string): Promise<void> {
   const released = await ctx.db.transaction(async (tx) => {
@@ -374,44 +431,77 @@ async function confirmRefund(ctx: AppContext, refundId: number, refundRef: strin
       .where(eq(payments.id, sql`(select ${refunds.paymentId} from ${refunds} where ${refunds.id} = ${refundId})`))
       .for('update');
     const [refund] = await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update');
-    if (!payment || !refund || !canMoveRefund(refund.status, 'succeeded', 'confirm')) return null;
-    let released: ReleasedStock | null = null;
-    const now = new Date();
-    await tx
-      .update(refunds)
-      .set({ status: 'succeeded', providerRefundRef: refundRef, succeededAt: now, lastError: null, updatedAt: now })
-      .where(eq(refunds.id, refund.id));
-    const [done] = await tx
-      .select({ sum: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
-      .from(refunds)
-      .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'succeeded')));
-    if ((done?.sum ?? 0) >= payment.amountMinor && canTransition(payment.status, 'refunded', 'refundInFull')) {
-      await tx
-        .update(payments)
-        .set({ status: 'refunded', refundRef, refundedAt: now, updatedAt: now })
-        .where(eq(payments.id, payment.id));
-      const order = await lockOrder(tx, payment.orderId);
-      if (order?.status === ORDER_STATUS.pendingShipment) {
-        await moveOrder(tx, order, {
-          action: 'refundInFull',
-          to: ORDER_STATUS.refunded,
-          actor: 'payment',
-          note: 'order.history.refundedInFull',
-        });
-        released = await releaseOrderHolds(t, order);
-      }
-    }
-    // A case's refund is announced with the case (after-sale-mail.ts), not on its own.
-    if (refund.afterSaleId === null) await enqueueRefundMail(t, refund.id);
-    else await tellCase(t, { ...refund, status: 'succeeded' });
-    await recordAudit(t, {
-      action: 'refund.succeeded',
-      entityType: 'refund',
-      entityId: refund.id,
-      before: { status: refund.status },
-      after: { status: 'succeeded', provider_refund_ref: refundRef },
-    });
-    return released;
+    if (!payment || !refund) return null;
+    return confirmLockedRefund(t, payment, refund, refundRef);
   });
   if (released) await retireStockPages(ctx, { productIds: released.productIds, listingsToo: released.backInStock });
+}
+
+/**
+ * A pending refund the gateway made (its answer to our call, or its webhook when that came
+ * first), with its payment locked; a refund no longer pending is left alone, so the answer and
+ * the webhook confirm it once between them.
+ */
+export async function confirmLockedRefund(
+  t: ActingContext & { db: Transaction },
+  payment: PaymentRow,
+  refund: RefundRow,
+  refundRef: string,
+): Promise<ReleasedStock | null> {
+  if (!canMoveRefund(refund.status, 'succeeded', 'confirm')) return null;
+  const now = new Date();
+  await t.db
+    .update(refunds)
+    .set({ status: 'succeeded', providerRefundRef: refundRef, succeededAt: now, lastError: null, updatedAt: now })
+    .where(eq(refunds.id, refund.id));
+  const released = await refundSettled(t, payment, { ...refund, status: 'succeeded' }, refundRef);
+  await recordAudit(t, {
+    action: 'refund.succeeded',
+    entityType: 'refund',
+    entityId: refund.id,
+    before: { status: refund.status },
+    after: { status: 'succeeded', provider_refund_ref: refundRef },
+  });
+  return released;
+}
+
+/**
+ * What a succeeded refund changes, whoever made it (ADR 0101): once refunds reach what the
+ * payment captured the payment is `refunded`; a paid order not yet shipped that is refunded in
+ * full moves to Refunded (41) and its stock goes back on the shelf. The buyer is emailed, or
+ * the refund's after-sale case hears of it. Runs in the caller's transaction, payment locked.
+ */
+export async function refundSettled(
+  t: ActingContext & { db: Transaction },
+  payment: PaymentRow,
+  refund: RefundRow,
+  refundRef: string,
+): Promise<ReleasedStock | null> {
+  const tx = t.db;
+  let released: ReleasedStock | null = null;
+  const now = new Date();
+  const [done] = await tx
+    .select({ sum: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)`.mapWith(Number) })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, payment.id), eq(refunds.status, 'succeeded')));
+  if ((done?.sum ?? 0) >= payment.amountMinor && canTransition(payment.status, 'refunded', 'refundInFull')) {
+    await tx
+      .update(payments)
+      .set({ status: 'refunded', refundRef, refundedAt: now, updatedAt: now })
+      .where(eq(payments.id, payment.id));
+    const order = await lockOrder(tx, payment.orderId);
+    if (order?.status === ORDER_STATUS.pendingShipment) {
+      await moveOrder(tx, order, {
+        action: 'refundInFull',
+        to: ORDER_STATUS.refunded,
+        actor: 'payment',
+        note: 'order.history.refundedInFull',
+      });
+      released = await releaseOrderHolds(t, order);
+    }
+  }
+  // A case's refund is announced with the case (after-sale-mail.ts), not on its own.
+  if (refund.afterSaleId === null) await enqueueRefundMail(t, refund.id);
+  else await tellCase(t, refund);
+  return released;
 }

@@ -151,6 +151,49 @@ describe('stripe provider (against a local fake of the API)', () => {
     expect(fake.refunds.filter((refund) => refund.payment_intent === 'pi_abc')).toHaveLength(1);
   });
 
+  it('sends no amount for money owed back whole (Stripe refunds what is left), and tags every refund', async () => {
+    const owed = { paymentId: 11, providerRef: 'cs_w', chargeRef: 'pi_whole', currency: 'USD' as const };
+    await provider().refund(ctx, { ...owed, amountMinor: 900, idempotencyKey: 'refund-payment-11', whole: true });
+    expect(fake.refunds.filter((refund) => refund.payment_intent === 'pi_whole')).toEqual([
+      expect.objectContaining({
+        amount: null,
+        metadata: { payment_id: '11', shop_refund: 'shop-refund.refund-payment-11' },
+      }),
+    ]);
+  });
+
+  it('reports a succeeded refund with its payment intent and the shop’s tag; a pending one is ignored', async () => {
+    const ours = await provider().refund(ctx, {
+      paymentId: 14,
+      providerRef: 'cs_t',
+      chargeRef: 'pi_tagged',
+      amountMinor: 250,
+      currency: 'USD',
+      idempotencyKey: 'staff-refund-14',
+    });
+    const created = fake.refundWebhook('refund.created', ours.refundRef);
+    expect(
+      await provider().verifyWebhook(Buffer.from(created.body), { 'stripe-signature': created.signature }),
+    ).toEqual({
+      eventId: created.eventId,
+      type: 'refund.succeeded',
+      refundRef: ours.refundRef,
+      chargeRef: 'pi_tagged',
+      amountMinor: 250,
+      currency: 'CNY',
+      shopTag: 'shop-refund.staff-refund-14',
+    });
+    const theirs = fake.dashboardRefund('pi_tagged', 100);
+    const pending = fake.refundWebhook('refund.updated', theirs.id, { status: 'pending' });
+    expect(
+      await provider().verifyWebhook(Buffer.from(pending.body), { 'stripe-signature': pending.signature }),
+    ).toEqual({
+      eventId: pending.eventId,
+      type: 'ignored',
+      gatewayType: 'refund.updated:pending',
+    });
+  });
+
   it('sends the amount of a partial refund and its own idempotency key', async () => {
     const part = { paymentId: 10, providerRef: 'cs_y', chargeRef: 'pi_def', currency: 'USD' as const };
     await provider().refund(ctx, { ...part, amountMinor: 300, idempotencyKey: 'staff-refund-a' });

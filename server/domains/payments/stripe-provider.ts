@@ -7,6 +7,7 @@ import {
   type PaymentProvider,
 } from './payment-provider';
 import { chargesIn } from './charge-currency';
+import { shopRefundTag } from './refund-tag';
 
 type StripeMethod = (typeof STRIPE_PAYMENT_METHODS)[number];
 
@@ -36,6 +37,27 @@ function sessionOutcome(type: PaymentOutcome['type'], session: Stripe.Checkout.S
     amountMinor: session.amount_total ?? undefined,
     currency: session.currency?.toUpperCase(),
     chargeRef: typeof intent === 'string' ? intent : intent?.id,
+  };
+}
+
+/**
+ * A refund as Stripe reports it (refund.created / refund.updated, charge.refund.updated on
+ * older API versions): made once it succeeded; pending, failed or cancelled ones are news the
+ * shop does not act on (its own refunds are settled by Stripe's answer, or by this report).
+ */
+function refundEvent(eventId: string, type: string, refund: Stripe.Refund): PaymentEvent {
+  const intent = typeof refund.payment_intent === 'string' ? refund.payment_intent : refund.payment_intent?.id;
+  if (refund.status !== 'succeeded' || !intent)
+    return { eventId, type: 'ignored', gatewayType: `${type}:${refund.status ?? 'unknown'}` };
+  const tag = refund.metadata?.shop_refund;
+  return {
+    eventId,
+    type: 'refund.succeeded',
+    refundRef: refund.id,
+    chargeRef: intent,
+    amountMinor: refund.amount,
+    currency: refund.currency.toUpperCase(),
+    ...(tag ? { shopTag: tag } : {}),
   };
 }
 
@@ -122,6 +144,10 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
         case 'checkout.session.async_payment_failed':
         case 'checkout.session.expired':
           return sessionEvent(event.id, 'payment.failed', event.data.object);
+        case 'refund.created':
+        case 'refund.updated':
+        case 'charge.refund.updated':
+          return refundEvent(event.id, event.type, event.data.object);
         default:
           return { eventId: event.id, type: 'ignored', gatewayType: event.type };
       }
@@ -139,8 +165,11 @@ export function createStripeProvider(options: StripeProviderOptions): PaymentPro
       const refund = await stripe.refunds.create(
         {
           payment_intent: request.chargeRef,
-          amount: request.amountMinor,
-          metadata: { payment_id: String(request.paymentId) },
+          // Without an amount Stripe refunds what is left of the charge: for money owed back
+          // whole, that is what was really charged, even when it is not what the shop asked for.
+          ...(request.whole ? {} : { amount: request.amountMinor }),
+          // The tag comes back in the refund's webhooks, which may arrive before this answer.
+          metadata: { payment_id: String(request.paymentId), shop_refund: shopRefundTag(request.idempotencyKey) },
         },
         { idempotencyKey: request.idempotencyKey },
       );

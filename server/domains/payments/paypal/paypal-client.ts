@@ -45,6 +45,17 @@ export type PayPalOrder = z.infer<typeof paypalOrder>;
 
 const paypalRefund = z.object({ id: z.string().min(1), status: z.string() });
 
+/**
+ * A refund as PAYMENT.CAPTURE.REFUNDED carries it: its capture is named by the `up` link
+ * (`…/v2/payments/captures/<id>`); `custom_id` is what the refund call sent, if anything.
+ */
+export const paypalRefundResource = paypalRefund.extend({
+  amount: money.optional(),
+  custom_id: z.string().optional(),
+  links: z.array(z.object({ href: z.string(), rel: z.string() })).default([]),
+});
+export type PayPalRefundResource = z.infer<typeof paypalRefundResource>;
+
 const tokenAnswer = z.object({ access_token: z.string().min(1), expires_in: z.number().int().positive() });
 
 const errorAnswer = z.object({
@@ -105,8 +116,8 @@ export interface PayPalClient {
   captureOrder(orderId: string, requestId: string): Promise<PayPalOrder>;
   refundCapture(
     captureId: string,
-    /** No amount: all that is left of the capture. */
-    body: { amount?: PayPalMoney },
+    /** No amount: all that is left of the capture. `custom_id` comes back in the refund's webhook. */
+    body: { amount?: PayPalMoney; custom_id?: string },
     requestId: string,
   ): Promise<{ id: string; status: string }>;
 }

@@ -43,6 +43,7 @@ interface RequestBody {
   purchase_units?: Array<FakePayPalOrder['purchaseUnit']>;
   payment_source?: { paypal?: { experience_context?: FakePayPalOrder['experience'] } };
   amount?: Money;
+  custom_id?: string;
 }
 
 export interface FakePayPalRefund {
@@ -50,6 +51,8 @@ export interface FakePayPalRefund {
   captureId: string;
   amount: Money;
   requestId: string | undefined;
+  /** What the refund call sent as custom_id; none for a refund made in PayPal's dashboard. */
+  customId?: string;
 }
 
 type WebhookType =
@@ -76,6 +79,10 @@ export interface FakePayPal {
   captureNextWith(amount: Money): void;
   /** The next capture is refused with INSTRUMENT_DECLINED (the buyer's funding failed). */
   declineNextCapture(): void;
+  /** Runs before a refund is answered: the shop has not recorded it yet. */
+  beforeRefundAnswer?: (refund: FakePayPalRefund) => Promise<void>;
+  /** Someone refunds part of a capture in PayPal's dashboard (no request id, no custom_id). */
+  dashboardRefund(captureId: string, amount: Money): FakePayPalRefund;
   /** What the Approve button does, for tests that have no browser. */
   approve(orderId: string): void;
   /**
@@ -86,7 +93,7 @@ export interface FakePayPal {
   webhook(
     type: WebhookType,
     orderId: string,
-    options?: { signedBy?: 'paypal' | 'stranger'; certUrl?: string; webhookId?: string },
+    options?: { signedBy?: 'paypal' | 'stranger'; certUrl?: string; webhookId?: string; refundId?: string },
   ): FakePayPalWebhook;
   close(): Promise<void>;
 }
@@ -292,9 +299,19 @@ export async function startFakePayPal(credentials: {
           return problem(422, 'UNPROCESSABLE_ENTITY', 'CURRENCY_MISMATCH');
         if (left <= 0) return problem(422, 'UNPROCESSABLE_ENTITY', 'CAPTURE_FULLY_REFUNDED');
         if (hundredths(amount) > left) return problem(422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED');
-        const refund: FakePayPalRefund = { id: newId('REF'), captureId, amount, requestId };
+        const refund: FakePayPalRefund = {
+          id: newId('REF'),
+          captureId,
+          amount,
+          requestId,
+          ...(body.custom_id && { customId: body.custom_id }),
+        };
         refunds.push(refund);
-        return send(201, { id: refund.id, status: 'COMPLETED', amount });
+        // A hook that throws still lets the answer go (the test sees its own failure).
+        void (fake.beforeRefundAnswer?.(refund) ?? Promise.resolve()).finally(() =>
+          send(201, { id: refund.id, status: 'COMPLETED', amount }),
+        );
+        return;
       }
       problem(404, 'RESOURCE_NOT_FOUND', `no fake for ${request.method} ${path}`);
     });
@@ -302,18 +319,31 @@ export async function startFakePayPal(credentials: {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
-  function resourceOf(type: WebhookType, order: FakePayPalOrder): { resourceType: string; resource: unknown } {
+  function resourceOf(
+    type: WebhookType,
+    order: FakePayPalOrder,
+    refundId: string | undefined,
+  ): { resourceType: string; resource: unknown } {
     if (type === 'CHECKOUT.ORDER.APPROVED') return { resourceType: 'checkout-order', resource: orderView(order) };
     if (type === 'PAYMENT.CAPTURE.REFUNDED') {
-      const refund = [...refunds].reverse().find((one) => order.captures.some((made) => made.id === one.captureId));
+      // The refund named, else the capture's latest.
+      const refund = [...refunds]
+        .reverse()
+        .find((one) => (refundId ? one.id === refundId : order.captures.some((made) => made.id === one.captureId)));
+      if (!refund) throw new Error(`fake paypal: no refund of order ${order.id} to report`);
       return {
         resourceType: 'refund',
         resource: {
-          id: refund?.id ?? newId('REF'),
+          id: refund.id,
           status: 'COMPLETED',
-          amount: refund?.amount ?? order.purchaseUnit.amount,
-          custom_id: order.purchaseUnit.custom_id,
+          amount: refund.amount,
+          // A refund made without one carries the capture's (our payment id), as PayPal may show it.
+          custom_id: refund.customId ?? order.purchaseUnit.custom_id,
           invoice_id: order.purchaseUnit.invoice_id,
+          links: [
+            { href: `${url}/v2/payments/refunds/${refund.id}`, rel: 'self', method: 'GET' },
+            { href: `${url}/v2/payments/captures/${refund.captureId}`, rel: 'up', method: 'GET' },
+          ],
         },
       };
     }
@@ -324,7 +354,7 @@ export async function startFakePayPal(credentials: {
     };
   }
 
-  return {
+  const fake: FakePayPal = {
     url,
     orders,
     refunds,
@@ -340,6 +370,11 @@ export async function startFakePayPal(credentials: {
     declineNextCapture() {
       declineNext = true;
     },
+    dashboardRefund(captureId, amount) {
+      const refund: FakePayPalRefund = { id: newId('REF'), captureId, amount, requestId: undefined };
+      refunds.push(refund);
+      return refund;
+    },
     approve(orderId) {
       const order = orders.get(orderId);
       if (!order) throw new Error(`fake paypal: no order ${orderId}`);
@@ -348,7 +383,7 @@ export async function startFakePayPal(credentials: {
     webhook(type, orderId, options = {}) {
       const order = orders.get(orderId);
       if (!order) throw new Error(`fake paypal: no order ${orderId}`);
-      const { resourceType, resource } = resourceOf(type, order);
+      const { resourceType, resource } = resourceOf(type, order, options.refundId);
       const eventId = newId('WH-');
       const body = JSON.stringify({
         id: eventId,
@@ -384,4 +419,5 @@ export async function startFakePayPal(credentials: {
         server.close(() => resolve());
       }),
   };
+  return fake;
 }

@@ -7,10 +7,24 @@ import Stripe from 'stripe';
  * create a refund), for tests: the SDK is pointed at it with STRIPE_API_BASE. Webhooks are
  * built here and signed with the SDK's own `generateTestHeaderString`.
  */
+export interface FakeStripeRefund {
+  id: string;
+  payment_intent: string;
+  /** The amount the shop sent, as sent; null when it sent none (all that is left). */
+  amount: string | null;
+  /** What the refund took, in minor units of the charge's currency. */
+  amountMinor: number;
+  currency: string;
+  idempotencyKey: string | undefined;
+  metadata: Record<string, string>;
+}
+
+type RefundEventType = 'refund.created' | 'refund.updated' | 'charge.refund.updated';
+
 export interface FakeStripe {
   url: string;
   sessions: Map<string, Record<string, unknown>>;
-  refunds: Array<{ id: string; payment_intent: string; amount: string | null; idempotencyKey: string | undefined }>;
+  refunds: FakeStripeRefund[];
   requests: Array<{ method: string; path: string; form: URLSearchParams; authorization: string | undefined }>;
   /** The buyer pays (or the session expires) at Stripe; no webhook is sent, as when one is lost. */
   settle(sessionId: string, outcome: 'paid' | 'expired'): void;
@@ -28,6 +42,16 @@ export interface FakeStripe {
   ): { body: string; signature: string; eventId: string };
   /** Runs before a created session is answered: the shop does not know its id yet. */
   beforeSessionAnswer?: (sessionId: string) => Promise<void>;
+  /** Runs before a created refund is answered: the shop has not recorded it yet. */
+  beforeRefundAnswer?: (refund: FakeStripeRefund) => Promise<void>;
+  /** Someone refunds part of a charge in Stripe's dashboard (no metadata, no key of the shop's). */
+  dashboardRefund(paymentIntent: string, amountMinor: number): FakeStripeRefund;
+  /** A signed refund webhook, as Stripe sends for every refund however it was made. */
+  refundWebhook(
+    type: RefundEventType,
+    refundId: string,
+    options?: { status?: 'pending' | 'succeeded' | 'failed' },
+  ): { body: string; signature: string; eventId: string };
   close(): Promise<void>;
 }
 
@@ -49,6 +73,50 @@ export async function startFakeStripe(
   const requests: FakeStripe['requests'] = [];
   let failures = 0;
   let counter = 0;
+
+  /** The session a payment intent of this fake belongs to (`pi_test_<session id>`). */
+  const sessionOf = (paymentIntent: string) => sessions.get(paymentIntent.replace(/^pi_test_/, ''));
+  /** A refund of `amount` (all that is left when null) of a payment intent. */
+  function made(
+    paymentIntent: string,
+    amount: string | null,
+    extra: Pick<FakeStripeRefund, 'idempotencyKey' | 'metadata'>,
+  ): FakeStripeRefund {
+    const session = sessionOf(paymentIntent);
+    const taken = refunds
+      .filter((refund) => refund.payment_intent === paymentIntent)
+      .reduce((sum, refund) => sum + refund.amountMinor, 0);
+    return {
+      id: `re_test_${++counter}`,
+      payment_intent: paymentIntent,
+      amount,
+      amountMinor: amount === null ? Number(session?.amount_total ?? 0) - taken : Number(amount),
+      currency: String(session?.currency ?? 'cny'),
+      ...extra,
+    };
+  }
+  const refundObject = (refund: FakeStripeRefund, status: string) => ({
+    id: refund.id,
+    object: 'refund',
+    amount: refund.amountMinor,
+    currency: refund.currency,
+    payment_intent: refund.payment_intent,
+    metadata: refund.metadata,
+    status,
+  });
+  const signed = (type: string, object: unknown, secret = webhookSecret, timestamp?: number) => {
+    const eventId = `evt_test_${++counter}${Math.random().toString(36).slice(2, 10)}`;
+    const body = JSON.stringify({
+      id: eventId,
+      object: 'event',
+      type,
+      api_version: '2025-01-01',
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      data: { object },
+    });
+    return { body, signature: Stripe.webhooks.generateTestHeaderString({ payload: body, secret, timestamp }), eventId };
+  };
 
   const server = http.createServer((request, response) => {
     let raw = '';
@@ -108,19 +176,20 @@ export async function startFakeStripe(
       if (request.method === 'POST' && path === '/v1/refunds') {
         const idempotencyKey = request.headers['idempotency-key'] as string | undefined;
         const known = refunds.find((refund) => idempotencyKey && refund.idempotencyKey === idempotencyKey);
-        const refund = known ?? {
-          id: `re_test_${++counter}`,
-          payment_intent: form.get('payment_intent') ?? '',
-          amount: form.get('amount'),
-          idempotencyKey,
-        };
+        const metadata = Object.fromEntries(
+          [...form.entries()].flatMap(([key, value]) => {
+            const name = /^metadata\[(.+)\]$/.exec(key)?.[1];
+            return name ? [[name, value]] : [];
+          }),
+        );
+        const refund =
+          known ?? made(form.get('payment_intent') ?? '', form.get('amount'), { idempotencyKey, metadata });
         if (!known) refunds.push(refund);
-        return send(200, {
-          id: refund.id,
-          object: 'refund',
-          payment_intent: refund.payment_intent,
-          status: 'succeeded',
-        });
+        // A hook that throws still lets the answer go (the test sees its own failure).
+        void (known ? Promise.resolve() : (fake.beforeRefundAnswer?.(refund) ?? Promise.resolve())).finally(() =>
+          send(200, refundObject(refund, 'succeeded')),
+        );
+        return;
       }
       send(404, { error: { type: 'invalid_request_error', message: `no fake for ${request.method} ${path}` } });
     });
@@ -154,33 +223,26 @@ export async function startFakeStripe(
         currency: 'cny',
       };
       const paid = type === 'checkout.session.completed';
-      const eventId = `evt_test_${++counter}${Math.random().toString(36).slice(2, 10)}`;
-      const event = {
-        id: eventId,
-        object: 'event',
-        type,
-        api_version: '2025-01-01',
-        created: Math.floor(Date.now() / 1000),
-        livemode: false,
-        data: {
-          object: {
-            ...session,
-            // A gateway that does not echo the shop's own references.
-            ...(options.withoutMetadata ? { metadata: {}, client_reference_id: null } : {}),
-            amount_total: options.amountTotal ?? session.amount_total,
-            payment_status: paid ? 'paid' : 'unpaid',
-            status: paid ? 'complete' : type === 'checkout.session.expired' ? 'expired' : 'open',
-            payment_intent: paid ? `pi_test_${sessionId}` : null,
-          },
-        },
+      const object = {
+        ...session,
+        // A gateway that does not echo the shop's own references.
+        ...(options.withoutMetadata ? { metadata: {}, client_reference_id: null } : {}),
+        amount_total: options.amountTotal ?? session.amount_total,
+        payment_status: paid ? 'paid' : 'unpaid',
+        status: paid ? 'complete' : type === 'checkout.session.expired' ? 'expired' : 'open',
+        payment_intent: paid ? `pi_test_${sessionId}` : null,
       };
-      const body = JSON.stringify(event);
-      const signature = Stripe.webhooks.generateTestHeaderString({
-        payload: body,
-        secret: options.secret,
-        timestamp: options.timestamp,
-      });
-      return { body, signature, eventId };
+      return signed(type, object, options.secret, options.timestamp);
+    },
+    dashboardRefund(paymentIntent, amountMinor) {
+      const refund = made(paymentIntent, String(amountMinor), { idempotencyKey: undefined, metadata: {} });
+      refunds.push(refund);
+      return refund;
+    },
+    refundWebhook(type, refundId, options = {}) {
+      const refund = refunds.find((one) => one.id === refundId);
+      if (!refund) throw new Error(`fake stripe: no refund ${refundId}`);
+      return signed(type, refundObject(refund, options.status ?? 'succeeded'));
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
