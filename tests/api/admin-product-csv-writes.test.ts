@@ -174,6 +174,57 @@ describe('products CSV import writes only what changed', () => {
     expect((await skusOf(productId)).map((sku) => sku.stock)).toEqual([10, 3, 7, 7]);
   });
 
+  it.skipIf(!process.env.DATABASE_URL?.startsWith('postgres'))(
+    'does not deadlock with a checkout taking stock when the file lists SKUs against id order',
+    async () => {
+      const handle = `csv-deadlock-${tag}`;
+      const productId = await importNew(handle);
+      const [, cl, is] = await skusOf(productId);
+      const rows = await exportedRowsOf(server, editor, handle);
+      // Every price up by one, and the middle SKUs swapped (CS, IS, CL, IL: ids 1, 3, 2, 4): the options'
+      // value order stays, so these are edits in place of four SKUs listed against id order.
+      const reordered: Cells[] = [rows[0]!, rows[2]!, rows[1]!, rows[3]!].map((row) => ({
+        ...row,
+        'Variant Price': (Number(row['Variant Price']) + 1).toFixed(2),
+      }));
+
+      // A checkout's transaction (ascending ids, as takeStock): CL, then, while the import runs, IS.
+      const checkout = new pg.Client({ connectionString: server.databaseUrl });
+      const watcher = new pg.Client({ connectionString: server.databaseUrl });
+      await Promise.all([checkout.connect(), watcher.connect()]);
+      try {
+        await checkout.query("set lock_timeout = '20s'");
+        await checkout.query('begin');
+        await checkout.query('update product_skus set stock = stock - 1 where id = $1', [cl!.id]);
+        const importing = uploadCsv(server, editor, { text: csvOf(reordered) }, 'dry_run=false');
+        await expect
+          .poll(
+            async () =>
+              (
+                await watcher.query(
+                  "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+                )
+              ).rows[0].n,
+            { timeout: 20_000, interval: 100 },
+          )
+          .toBeGreaterThan(0);
+        await checkout.query('update product_skus set stock = stock - 1 where id = $1', [is!.id]);
+        await checkout.query('commit');
+        const done = await importing;
+        expect(done.body.data, done.text).toMatchObject({ written: true, products: { update: 1 } });
+      } finally {
+        await Promise.all([checkout.end(), watcher.end()]);
+      }
+      const after = await skusOf(productId);
+      expect(after.map((sku) => [sku.price, sku.stock])).toEqual([
+        [12_100, 7],
+        [15_100, 6],
+        [12_600, 6],
+        [15_600, 7],
+      ]);
+    },
+  );
+
   it('streams rows written out of the rows to write while it writes', async () => {
     const answer = await uploadCsv(
       server,

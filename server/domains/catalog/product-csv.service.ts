@@ -389,7 +389,7 @@ function changeOf(
 ): ProductChange | null {
   const byId = new Map(view.skus.map((sku) => [sku.id, sku]));
   const kept = plan.body.skus.filter((sku) => sku.id !== undefined);
-  const rewrite = structureKey(plan.body) !== structureKey({ ...plan.body, ...bodyOfView(view) });
+  const rewrite = structureKey(plan.body) !== structureKey(bodyOfView(view));
   const productFields = productFieldsKey(plan.body) !== productFieldsKey(bodyOfView(view));
   const skuIds = kept
     .filter((sku) => skuColumnsKey(sku) !== skuColumnsKey({ ...byId.get(sku.id!)!, initial_stock: 0 }))
