@@ -318,6 +318,58 @@ describe('alipay payments (alipay-sdk against a local fake gateway)', () => {
     expect((await paymentRow(server.ctx, paymentId))?.status).not.toBe('failed');
   });
 
+  it('records a refund made in Alipay’s merchant portal from its notify (refund_fee is the running total), once; the shop’s own is not doubled', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 10_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    await fake.pay(outTradeNo);
+    await expect.poll(async () => (await paymentRow(server.ctx, paymentId))?.status).toBe('succeeded');
+    const tradeNo = (await paymentRow(server.ctx, paymentId))!.chargeRef!;
+    const refundNotify = (status: 'TRADE_SUCCESS' | 'TRADE_CLOSED', outBizNo: string, refundFee: string) =>
+      fake.notify(outTradeNo, status, {
+        extra: { gmt_refund: '2026-11-27 12:00:00', out_biz_no: outBizNo, refund_fee: refundFee },
+      });
+    const rows = async () =>
+      (await server.ctx.db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(refunds.id)).map(
+        (row) => [row.amountMinor, row.chargedAmountMinor, row.madeIn, row.providerRefundRef],
+      );
+
+    // CN¥30.00 refunded in the portal.
+    const portal = refundNotify('TRADE_SUCCESS', 'HZ01RF0001', '30.00');
+    expect((await deliver(portal)).text).toBe('success');
+    expect((await deliver(portal)).text).toBe('success');
+    expect(await rows()).toEqual([[3_000, 3_000, 'alipay', `${tradeNo}/HZ01RF0001`]]);
+
+    // The shop refunds CN¥20.05 (refund_amount "20.05"); its notify, total 50.05, is its own.
+    const key = `alipay-own-${paymentId}`;
+    const own = await owner.request(`/v1/admin/orders/${orderId}/refunds`, {
+      method: 'POST',
+      body: { amount_minor: 2_005, reason: 'Damaged in transit', idempotency_key: key },
+    });
+    await expect
+      .poll(async () => (await server.ctx.db.select().from(refunds).where(eq(refunds.id, own.body.data.id)))[0]?.status)
+      .toBe('succeeded');
+    expect(fake.refunds.filter((made) => made.outTradeNo === outTradeNo)).toEqual([
+      { outTradeNo, outRequestNo: `alipay_own_${paymentId}`, refundFen: 2_005 },
+    ]);
+    expect((await deliver(refundNotify('TRADE_SUCCESS', `alipay_own_${paymentId}`, '50.05'))).text).toBe('success');
+
+    // The rest, CN¥49.95, in the portal: the trade closes with CN¥100.00 given back.
+    expect((await deliver(refundNotify('TRADE_CLOSED', 'HZ01RF0002', '100.00'))).text).toBe('success');
+    expect(await rows()).toEqual([
+      [3_000, 3_000, 'alipay', `${tradeNo}/HZ01RF0001`],
+      [2_005, 2_005, 'shop', `${tradeNo}/alipay_own_${paymentId}`],
+      [4_995, 4_995, 'alipay', `${tradeNo}/HZ01RF0002`],
+    ]);
+    expect((await paymentRow(server.ctx, paymentId))?.status).toBe('refunded');
+    expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 41 });
+    expect((await eventsOf(paymentId)).filter((event) => event.type === 'refund.succeeded')).toEqual([
+      { eventId: `refund:${tradeNo}/HZ01RF0001`, type: 'refund.succeeded', outcome: 'refunded' },
+      { eventId: `refund:${tradeNo}/alipay_own_${paymentId}`, type: 'refund.succeeded', outcome: 'stale' },
+      { eventId: `refund:${tradeNo}/HZ01RF0002`, type: 'refund.succeeded', outcome: 'refunded' },
+    ]);
+  });
+
   it('keeps a refund owed while Alipay is down, and the payments job pays it back later', async () => {
     const orderId = await makeOrder(server.ctx, buyer.id, 4_200, 'CNY');
     const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);

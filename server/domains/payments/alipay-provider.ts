@@ -6,7 +6,12 @@ import { rsaPrivateKeyPem, rsaPublicKeyPem } from '../../shared/rsa-keys';
 import { fenOf, yuanText } from './alipay-amount';
 import type { Currency } from '../../shared/money';
 import { chargesIn } from './charge-currency';
-import { WebhookVerificationError, type PaymentOutcome, type PaymentProvider } from './payment-provider';
+import {
+  WebhookVerificationError,
+  type PaymentEvent,
+  type PaymentOutcome,
+  type PaymentProvider,
+} from './payment-provider';
 
 interface AlipayCommonOptions {
   appId: string;
@@ -126,6 +131,30 @@ function outcomeOfTrade(trade: Params): PaymentOutcome | null {
   }
 }
 
+/**
+ * A refund's notify (it carries gmt_refund) as a refund report: `refund_fee` is what the trade
+ * has given back in all, `out_biz_no` the refund's request number, which for the shop's own
+ * refunds is its `out_request_no` (so its reference is what `refund` answered). A refund made in
+ * Alipay's merchant portal is recorded by the payments domain like any other gateway's.
+ */
+function refundEventOf(params: Params): PaymentEvent {
+  const refunded = fenOf(params.refund_fee);
+  const requestNo = params.out_biz_no || `gmt_${params.gmt_refund ?? ''}`;
+  const refundRef = `${params.trade_no}/${requestNo}`;
+  if (refunded === null)
+    return { eventId: `refund:${refundRef}`, type: 'ignored', gatewayType: 'refund:no-refund_fee' };
+  return {
+    eventId: `refund:${refundRef}`,
+    type: 'refund.succeeded',
+    refundRef,
+    chargeRef: params.trade_no ?? '',
+    amountMinor: refunded,
+    currency: 'CNY',
+    cumulative: true,
+    ...(params.out_biz_no ? { shopTag: params.out_biz_no } : {}),
+  };
+}
+
 /** How the Alipay provider answers a notify it accepted: Alipay retries until it reads exactly this. */
 const ACKNOWLEDGEMENT = { contentType: 'text/plain; charset=utf-8', body: 'success' } as const;
 
@@ -186,9 +215,7 @@ export function createAlipayProvider(options: AlipayProviderOptions): PaymentPro
       if (!signedForUs(params)) throw new WebhookVerificationError('alipay: notify signature or app_id');
       if (!params.notify_id || !params.out_trade_no || !params.trade_no)
         throw new WebhookVerificationError('alipay: notify without notify_id, out_trade_no or trade_no');
-      // A refund also sends a notify (with gmt_refund); the refund is settled by our own call's answer.
-      if (params.gmt_refund || params.out_biz_no)
-        return { eventId: `notify:${params.notify_id}`, type: 'ignored', gatewayType: 'refund' };
+      if (params.gmt_refund || params.out_biz_no) return refundEventOf(params);
       const outcome = outcomeOfTrade(params);
       // One event per trade state: Alipay's retries of the same news carry the same id.
       const eventId = `${params.trade_no}:${params.trade_status ?? ''}`;
@@ -209,6 +236,8 @@ export function createAlipayProvider(options: AlipayProviderOptions): PaymentPro
       return outcomeOfTrade(trade) ?? 'pending';
     },
     async refund(_ctx, request) {
+      // refund_amount is yuan with two decimals, written from fen: any other currency is a bug upstream.
+      if (!alipayCharges(request.currency)) throw new Error(`alipay: refunds CNY only, not ${request.currency}`);
       const requestNo = outRequestNo(request.idempotencyKey);
       const answer = await call('alipay.trade.refund', {
         out_trade_no: request.providerRef,
