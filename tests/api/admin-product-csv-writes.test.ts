@@ -2,6 +2,9 @@ import { and, asc, desc, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, inventoryAdjustments, products, productSkus } from '../../server/db/schema';
+import { CLI_ACTOR } from '../../server/domains/audit/audit.service';
+import { writePlans, type PlannedProduct } from '../../server/domains/catalog/product-csv-write';
+import { getEditorProduct } from '../../server/domains/catalog/product-editor.service';
 import { makeShopper, placeOrderFor } from '../support/buyers';
 import { startImageServer } from '../support/image-server';
 import { csvOf, exportedRowsOf, seededImageAndGroup, teapotRows, uploadCsv, type Cells } from '../support/product-csv';
@@ -224,6 +227,38 @@ describe('products CSV import writes only what changed', () => {
       ]);
     },
   );
+
+  it('leaves a stock that moved between the check and the write, and says so, while writing the rest', async () => {
+    const handle = `csv-race-${tag}`;
+    const productId = await importNew(handle);
+    const view = (await getEditorProduct(server.ctx, productId))!;
+    const [cs, cl] = view.skus;
+    // As the check planned it when CS still held 9 and CL 7; an order has since left CS at 7.
+    const plan: PlannedProduct = {
+      handle,
+      firstLine: 2,
+      rowCount: 4,
+      status: null,
+      body: { ...view, skus: [] } as unknown as PlannedProduct['body'],
+      skuLines: [2, 3, 4, 5],
+      stockCells: [],
+      imageLines: [],
+      existing: view,
+      change: {
+        kind: 'edit',
+        productFields: false,
+        skuIds: [],
+        stock: [
+          { skuId: cs!.id, code: cs!.code, line: 2, from: 9, to: 20 },
+          { skuId: cl!.id, code: cl!.code, line: 3, from: 7, to: 4 },
+        ],
+        status: null,
+      },
+    };
+    const stale = await writePlans({ ...server.ctx, actor: CLI_ACTOR }, [plan], {}, () => {});
+    expect(stale).toEqual([{ change: plan.change!.stock[0], now: 7 }]);
+    expect((await skusOf(productId)).map((sku) => sku.stock)).toEqual([7, 4, 7, 7]);
+  });
 
   it('streams rows written out of the rows to write while it writes', async () => {
     const answer = await uploadCsv(
