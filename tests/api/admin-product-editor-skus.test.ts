@@ -10,6 +10,7 @@ import {
   productSkus,
 } from '../../server/db/schema';
 import type { ProductBody as Body } from '../../server/domains/catalog/product-editor.schemas';
+import { unclassifiedSkus } from '../../server/domains/catalog/sku-customs';
 import { makeShopper, placeOrderFor } from '../support/buyers';
 import { createSignedInStaff, type TestStaff } from '../support/staff';
 import { useTestServer } from '../support/test-server';
@@ -199,6 +200,8 @@ describe('removing SKUs that something names', () => {
     expect(inventory.body.data.records.map((record: { sku_id: number }) => record.sku_id)).toEqual([
       reuse.body.data.skus[1].id,
     ]);
+    const unclassified = (await unclassifiedSkus(server.ctx, 100_000)).map((sku) => sku.skuId);
+    expect([red!.id, blue!.id, green!.id].map((id) => unclassified.includes(id))).toEqual([false, false, true]);
     const adjust = await editor.request(`/v1/admin/inventory/${red!.id}/adjustments`, {
       method: 'POST',
       body: { delta: 5, reason: 'received' },

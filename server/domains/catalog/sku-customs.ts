@@ -30,6 +30,7 @@ export async function unclassifiedSkus(
   ctx: AppContext,
   limit: number,
 ): Promise<Array<{ skuId: number; skuCode: string; productId: number; productName: LocalizedText }>> {
+  // A retired SKU (ADR 0160) is sold no more: nothing to classify.
   return ctx.db
     .select({
       skuId: productSkus.id,
@@ -39,7 +40,7 @@ export async function unclassifiedSkus(
     })
     .from(productSkus)
     .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(and(eq(products.listed, true), isNull(productSkus.hsCode)))
+    .where(and(eq(products.listed, true), isNull(productSkus.hsCode), isNull(productSkus.retiredAt)))
     .orderBy(asc(productSkus.code))
     .limit(limit);
 }
