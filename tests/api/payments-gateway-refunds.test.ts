@@ -176,6 +176,18 @@ describe('refunds made in a gateway’s dashboard', () => {
     ]);
     expect((await paymentRow(server.ctx, paymentId))?.status).toBe('refunded');
     expect(await orderRow(server.ctx, orderId)).toMatchObject({ status: 41 });
+    // The console's order page says where each was made, and by no member.
+    const detail = await owner.request(`/v1/admin/orders/${orderId}`);
+    expect(
+      (detail.body.data.refunds as Array<Record<string, unknown>>).map((row) => [
+        row.amount_minor,
+        row.made_in,
+        row.requested_by,
+      ]),
+    ).toEqual([
+      [23_303, 'paypal', null],
+      [76_697, 'paypal', null],
+    ]);
     // Nothing is left to refund from the console.
     const more = await askRefund(orderId, 100, `after-dashboard-${orderId}`);
     expect(more.status).toBe(409);

@@ -591,6 +591,7 @@ function RefundItem({ refund, onChanged }: { refund: AdminRefundRow; onChanged: 
       <p className="refund-item__meta">
         {refund.reason}
         {refund.requested_by ? ` · ${t('console.refund.by', { who: refund.requested_by.email })}` : ''}
+        {refund.made_in !== 'shop' ? t(`console.refund.madeIn.${refund.made_in}`) : ''}
         {refund.provider_refund_ref ? (
           <>
             {' · '}

@@ -4,6 +4,7 @@ import { REFUND_STATES } from '../../db/schema/payments';
 import { rowIdFromText } from '../../shared/ids.schemas';
 import { currencyCode } from '../../shared/money.schemas';
 import { ORDER_STATUSES, PAY_STATUSES } from '../../shared/order-status';
+import { PAYMENT_PROVIDERS } from '../../shared/payment-methods';
 
 /**
  * The console's order shapes (the admin API under /v1/admin, docs/console.md). Money is
@@ -90,6 +91,9 @@ export const adminRefundRow = z.object({
   status: z.enum(REFUND_STATES),
   idempotency_key: z.string(),
   requested_by: z.object({ id: z.number().int(), email: z.string() }).nullable(),
+  made_in: z
+    .enum(['shop', ...PAYMENT_PROVIDERS])
+    .describe('shop, or the gateway whose own dashboard made the refund (learnt from its webhook)'),
   decided_by: z.object({ id: z.number().int(), email: z.string() }).nullable(),
   decided_at: z.string().nullable(),
   provider_refund_ref: z.string().nullable(),

@@ -42,6 +42,7 @@ export async function refundViews(ctx: AppContext, rows: readonly RefundRow[]): 
     status: row.status,
     idempotency_key: row.idempotencyKey,
     requested_by: member(row.requestedBy),
+    made_in: row.madeIn,
     decided_by: member(row.decidedBy),
     decided_at: row.decidedAt?.toISOString() ?? null,
     provider_refund_ref: row.providerRefundRef,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chargedRefundOf } from './refunds.service';
+import { chargedRefundOf, settlementOfCharged, smallestRefundOf } from './refunds.service';
 
 /** A CNY 1,000.00 order charged ¥21,457 at 21.4567 yen per yuan (ADR 0144). */
 const charged = { settlementCurrency: 'CNY', chargedCurrency: 'JPY', rateMicros: 21_456_700 } as const;
@@ -34,5 +34,22 @@ describe('refunds in the currency the payment was charged in', () => {
         rateMicros: 138_900,
       }),
     ).toBe(2_550);
+  });
+
+  it('names the smallest refund that gives back a unit of the charged currency, and converts a charge back to yuan', () => {
+    // At 21.4567 yen per yuan: CN¥0.02 is ¥0.43 (0), CN¥0.03 is ¥0.64 (1).
+    expect(smallestRefundOf({ settlementCurrency: 'CNY', chargedCurrency: 'JPY', rateMicros: 21_456_700 })).toBe(3);
+    // At 0.1389 dollars per yuan: CN¥0.03 is US$0.0042 (0), CN¥0.04 is US$0.0056 (1 cent).
+    expect(smallestRefundOf({ settlementCurrency: 'CNY', chargedCurrency: 'USD', rateMicros: 138_900 })).toBe(4);
+    expect(smallestRefundOf({ settlementCurrency: 'CNY', chargedCurrency: 'CNY', rateMicros: 1_000_000 })).toBe(1);
+    // ¥5,000 back at 21.4567 is CN¥233.0274..., CN¥233.03.
+    expect(
+      settlementOfCharged({
+        chargedMinor: 5_000,
+        settlementCurrency: 'CNY',
+        chargedCurrency: 'JPY',
+        rateMicros: 21_456_700,
+      }),
+    ).toBe(23_303);
   });
 });
