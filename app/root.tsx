@@ -50,8 +50,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     seo: { title, keyword, desc },
     site: {
       name: pickText(settings.shop_name, locale),
-      logo: settings.logo,
-      favicon: settings.seo_image,
+      logo: context.brand.address(settings.logo),
+      favicon: context.brand.address(settings.seo_image),
       // The owner's analytics script runs on storefront pages only: in the console it would run
       // with every staff member's session, so whoever may edit it could act as the Owner.
       analysisCode: isConsolePath(url.pathname) ? '' : settings.analysis_code,

@@ -50,6 +50,7 @@ import { seoRoutes } from './http/routes/seo.routes';
 import { siteRoutes } from './http/routes/site.routes';
 import { uploadRoutes } from './http/routes/upload.routes';
 import { googleCallbackRoutes, userRoutes } from './http/routes/user.routes';
+import { registerBrandFiles, UNVERSIONED_BRAND } from './http/brand-files';
 import { registerStorefront, type ServerBuildSource } from './http/storefront';
 import { createPrivatePageCache } from './http/private-page-cache';
 import { zodValidatorCompiler } from './http/validation';
@@ -202,7 +203,9 @@ export async function buildApp({
   await app.register(imageRoutes, { folder: 'uploads' });
 
   if (devMiddleware) await devMiddleware(app);
+  let brand = UNVERSIONED_BRAND;
   if (storefront?.clientDir) {
+    brand = await registerBrandFiles(app, path.join(storefront.clientDir, 'brand'));
     await app.register(fastifyStatic, {
       root: storefront.clientDir,
       prefix: '/',
@@ -223,7 +226,7 @@ export async function buildApp({
       ttlSeconds: env.PRIVATE_PAGE_CACHE_SECONDS,
       maxBytes: env.PRIVATE_PAGE_CACHE_MB * 1024 * 1024,
     });
-    await registerStorefront(app, { ...storefront, responseCache, privatePages });
+    await registerStorefront(app, { ...storefront, responseCache, privatePages, brand });
   }
   registerBackgroundJobs(app, appContext, backgroundJobs);
 

@@ -1,4 +1,5 @@
 import type { RequestContext } from './context';
+import type { BrandFiles } from './http/brand-files';
 import * as addresses from './domains/addresses/addresses.service';
 import * as afterSales from './domains/after-sales/after-sales.service';
 import * as areas from './domains/areas/areas.service';
@@ -48,4 +49,6 @@ export type Services = typeof services;
 export interface StorefrontLoadContext {
   ctx: RequestContext;
   services: Services;
+  /** The addresses of the shop's own logo files, versioned so browsers keep them a year. */
+  brand: BrandFiles;
 }

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createRequestHandler, type ServerBuild } from 'react-router';
 import { services, type StorefrontLoadContext } from '../services';
+import { UNVERSIONED_BRAND, type BrandFiles } from './brand-files';
 import { BadRequestError } from '../shared/errors';
 import { resolveSession } from './auth';
 import { isSharedPage, pathLocaleOf, withoutTrackingParams } from './cache-keys';
@@ -76,6 +77,7 @@ export async function registerStorefront(
     mode: 'development' | 'production';
     responseCache?: ResponseCache | null;
     privatePages?: PrivatePageCache | null;
+    brand?: BrandFiles;
   },
 ): Promise<void> {
   const cache = options.mode === 'production' ? options.responseCache : null;
@@ -116,6 +118,7 @@ export async function registerStorefront(
         const context: StorefrontLoadContext = {
           ctx: pathLocale ? { ...request.ctx, locale: pathLocale } : request.ctx,
           services,
+          brand: options.brand ?? UNVERSIONED_BRAND,
         };
         const handle = await handlerFor();
         const response = await handle(toWebRequest(request, reply), context as never);

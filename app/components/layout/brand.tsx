@@ -8,7 +8,7 @@ import { useBrokenImage } from '~/lib/use-broken-image';
  * any other logo (an operator's upload) is shown on a light chip in dark mode instead.
  */
 export function darkLogoFor(logo: string): string | undefined {
-  return /^\/brand\/[\w-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg')
+  return /^\/brand\/[\w/-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg')
     ? logo.replace(/\.svg$/, '-dark.svg')
     : undefined;
 }
