@@ -106,7 +106,7 @@ export const adminProductMessages = defineMessages({
     'adminProducts.originCountry': 'The origin is a two-letter country code such as CN',
     'adminProducts.swatch': 'A swatch is a colour such as #1f6feb',
     'adminProducts.imageUrl':
-      'Use an image the shop holds: upload it here, or give its address on this shop (starting /images/ or /uploads/)',
+      'Use an image the shop holds: upload it here, or give its address on this shop (starting /images/)',
     'adminProducts.noSku': 'A product needs at least one SKU',
     'adminProducts.nameRequired': 'Give the product a name in at least one language',
     'adminProducts.skuValues': 'Each SKU needs one value of every option',
@@ -231,7 +231,7 @@ export const adminProductMessages = defineMessages({
     'adminProducts.hsCode': 'HS 编码为 6 到 12 位数字，不含点',
     'adminProducts.originCountry': '原产地为两个字母的国家代码，例如 CN',
     'adminProducts.swatch': '色块须为颜色值，例如 #1f6feb',
-    'adminProducts.imageUrl': '请使用本店保存的图片：在此上传，或填写本店的图片地址（以 /images/ 或 /uploads/ 开头）',
+    'adminProducts.imageUrl': '请使用本店保存的图片：在此上传，或填写本店的图片地址（以 /images/ 开头）',
     'adminProducts.noSku': '商品至少需要一个 SKU',
     'adminProducts.nameRequired': '请至少用一种语言填写商品名称',
     'adminProducts.skuValues': '每个 SKU 需要每个选项的一个值',

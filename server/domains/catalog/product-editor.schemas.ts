@@ -30,12 +30,13 @@ export function missingLanguages(text: Record<Locale, string> | null | undefined
 }
 
 /**
- * Only pictures the shop serves itself (ADR 0160): the console's uploads at `/images/h/...`,
- * the seed's under `/images/`, buyers' under `/uploads/`. Plain path segments only, so no
+ * Only pictures the shop serves itself (ADR 0160): the console's uploads at `/images/h/...`
+ * and the seed's under `/images/` (not buyers' `/uploads/`: a buyer may delete those). Plain
+ * path segments only, so no
  * scheme (`javascript:`, `data:`), no other host (`//host`, `https:`), no `..`, no control
  * characters: the storefront puts these into `src` and `srcset` as they are.
  */
-export const SHOP_IMAGE_PATH = /^\/(?:images|uploads)(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
+export const SHOP_IMAGE_PATH = /^\/images(?:\/[A-Za-z0-9_-][A-Za-z0-9._-]*)+$/;
 
 const imageUrl = z.string().trim().max(500).regex(SHOP_IMAGE_PATH, 'adminProducts.imageUrl');
 
