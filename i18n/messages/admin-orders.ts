@@ -9,6 +9,8 @@ export const adminOrderMessages = defineMessages({
     'refund.belowSmallest':
       'The smallest refund of this payment is {smallest}: it was charged in {currency}, and {amount} is less than its smallest unit',
     'refund.keyReused': 'This idempotency key already names a refund of another order',
+    'refund.reportWaitsForOwn':
+      'A refund of this payment is still waiting for the gateway’s answer; send this report again later',
     'refund.notAwaitingApproval': 'This refund is not waiting for approval',
     'refund.selfApproval': 'You asked for this refund: another member must approve it',
     'refund.approverLimit': 'Your refund limit does not cover {amount}',
@@ -31,6 +33,7 @@ export const adminOrderMessages = defineMessages({
     'refund.exceedsRefundable': '该订单最多还可退款 {amount}',
     'refund.belowSmallest': '该笔付款最少退款 {smallest}：它以 {currency} 扣款，{amount} 不足其最小单位',
     'refund.keyReused': '该幂等键已用于另一个订单的退款',
+    'refund.reportWaitsForOwn': '该付款有一笔退款仍在等待支付网关答复，请稍后重发此通知',
     'refund.notAwaitingApproval': '该退款不在待审批状态',
     'refund.selfApproval': '这笔退款由您发起，需要另一位成员审批',
     'refund.approverLimit': '您的退款额度不足以审批 {amount}',

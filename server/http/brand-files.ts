@@ -22,7 +22,7 @@ export const UNVERSIONED_BRAND: BrandFiles = { address: (url) => url };
  * Serves the brand files under `/brand/v/<version>/<name>`, where the version is a hash of all
  * of them: a release that redraws one moves every address, and a browser never keeps an old
  * logo (the Lighthouse long-cache hint). One version for the folder keeps a logo and its
- * `-dark` twin side by side. An address with an older version is sent to the current one.
+ * `-dark` twin side by side. An address with another version is answered with the current file.
  */
 export async function registerBrandFiles(app: FastifyInstance, brandDir: string): Promise<BrandFiles> {
   const names = (await fs.readdir(brandDir).catch(() => [] as string[])).filter((name) => BRAND_FILE.test(name)).sort();
@@ -39,12 +39,12 @@ export async function registerBrandFiles(app: FastifyInstance, brandDir: string)
   app.get<{ Params: { version: string; name: string } }>('/brand/v/:version/:name', async (request, reply) => {
     const bytes = files.get(request.params.name);
     if (!bytes) return reply.callNotFound();
-    if (request.params.version !== version) {
-      return reply.header('cache-control', 'public, max-age=86400').redirect(addressOf(request.params.name), 301);
-    }
+    // Another version (a copy of another release during a rolling deploy, an old cached page)
+    // gets today's file, kept briefly: a redirect could bounce between two releases' copies.
+    const current = request.params.version === version;
     const type = TYPES[path.extname(request.params.name).slice(1)] ?? 'application/octet-stream';
     return reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('cache-control', current ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
       .header('x-content-type-options', 'nosniff')
       .type(type)
       .send(bytes);

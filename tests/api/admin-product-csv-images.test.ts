@@ -63,6 +63,7 @@ describe('fetching the images a products CSV names', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::ffff:169.254.169.254',
+      '64:ff9b:1::a00:1',
     ];
     const allowed = ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'];
     expect(refused.filter((address) => !isPrivateAddress(address))).toEqual([]);
@@ -76,6 +77,10 @@ describe('fetching the images a products CSV names', () => {
     );
     expect((await fetchImageBytes(images.url('/ok.png'), limits(['127.0.0.1']))).subarray(1, 4).toString()).toBe('PNG');
     expect(await refusal(fetchImageBytes('file:///etc/passwd', limits(['127.0.0.1'])))).toBe(
+      'adminProductCsv.image.scheme',
+    );
+    // A redirect to an address no parser takes fails that image, not the import.
+    expect(await refusal(fetchImageBytes(images.url('/to-broken'), limits(['127.0.0.1'])))).toBe(
       'adminProductCsv.image.scheme',
     );
   });

@@ -292,6 +292,29 @@ describe('refunds the shop asked for, reported by the gateway', () => {
   });
 });
 
+describe('a refund the shop gave up on that the gateway made after all', () => {
+  it('Stripe: its tagged report settles the failed row, once', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 4_200, 'USD');
+    const { paymentId } = await pay(orderId, 'card');
+    const key = `stripe-gave-up-${orderId}`;
+    const asked = await askRefund(orderId, 1_200, key);
+    await settled(asked.body.data.id);
+    const made = stripe.refunds.find((refund) => refund.idempotencyKey === key)!;
+    // As the outbox leaves a refund whose every attempt timed out: failed, no gateway reference.
+    await server.ctx.db
+      .update(refunds)
+      .set({ status: 'failed', providerRefundRef: null, succeededAt: null })
+      .where(eq(refunds.id, asked.body.data.id));
+    expect((await deliverStripe(stripe.refundWebhook('refund.updated', made.id))).body.data.outcome).toBe(
+      'refund_confirmed',
+    );
+    expect((await deliverStripe(stripe.refundWebhook('refund.updated', made.id))).body.data.outcome).toBe('stale');
+    expect((await refundsOf(paymentId)).map((row) => [row.status, row.amountMinor, row.providerRefundRef])).toEqual([
+      ['succeeded', 1_200, made.id],
+    ]);
+  });
+});
+
 describe('the smallest refund of a charge in another currency', () => {
   it('refuses CN¥0.01 and CN¥0.02 of a yen charge (¥0 at 21.4567) with the smallest, CN¥0.03, in the member’s language; nothing is written', async () => {
     const orderId = await cnyOrderShownInYen();

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 /**
  * A web server on 127.0.0.1 with the images and the traps a products CSV may point at:
  * a 40x30 PNG, a body over the 20 MB limit sent without a length, text, a redirect chain,
- * redirects to the metadata address and to `localhost`, and a 404.
+ * redirects to the metadata address, to `localhost` and to an address no parser takes, and a 404.
  */
 export async function startImageServer() {
   const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c03030' } })
@@ -32,6 +32,7 @@ export async function startImageServer() {
     else if (hop) response.writeHead(302, { location: `/hop/${Number(hop[1]) + 1}` }).end();
     else if (path === '/to-metadata')
       response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    else if (path === '/to-broken') response.writeHead(302, { location: 'http://[::1' }).end();
     else if (path === '/to-localhost') response.writeHead(302, { location: `http://localhost:${port}/ok.png` }).end();
     else response.writeHead(404).end();
   });

@@ -213,25 +213,28 @@ export default function HomePage() {
               </ul>
             )}
           </section>
-          <section className="card" aria-labelledby="stock-title">
-            <h2 className="card__title" id="stock-title">
-              {t('console.home.lowStock')}
-            </h2>
-            {dashboard.low_stock.skus.length === 0 ? (
-              <p className="muted">{t('console.home.stockFine')}</p>
-            ) : (
-              <ul className="plain-list">
-                {dashboard.low_stock.skus.map((sku) => (
-                  <li key={sku.sku_id}>
-                    {sku.product_name} <span className="mono muted">{sku.sku_code}</span>{' '}
-                    <Pill tone={sku.stock === 0 ? 'danger' : 'warning'}>
-                      {t('console.home.inStock', { count: sku.stock })}
-                    </Pill>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
+          {/* The inventory's alert card says the same with each SKU's threshold; this list is for members who cannot see the inventory. */}
+          {lowStock ? null : (
+            <section className="card" aria-labelledby="stock-title">
+              <h2 className="card__title" id="stock-title">
+                {t('console.home.lowStock')}
+              </h2>
+              {dashboard.low_stock.skus.length === 0 ? (
+                <p className="muted">{t('console.home.stockFine')}</p>
+              ) : (
+                <ul className="plain-list">
+                  {dashboard.low_stock.skus.map((sku) => (
+                    <li key={sku.sku_id}>
+                      {sku.product_name} <span className="mono muted">{sku.sku_code}</span>{' '}
+                      <Pill tone={sku.stock === 0 ? 'danger' : 'warning'}>
+                        {t('console.home.inStock', { count: sku.stock })}
+                      </Pill>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          )}
           {unclassified ? <UnclassifiedSkusCard list={unclassified} /> : null}
           {lowStock ? <LowStockCard list={lowStock} /> : null}
         </div>

@@ -39,6 +39,7 @@ for (const [address, prefix] of [
   ['::', 128],
   ['::1', 128],
   ['64:ff9b::', 96], // NAT64 can reach private IPv4 through a gateway
+  ['64:ff9b:1::', 48], // local-use NAT64 (RFC 8215)
   ['100::', 64],
   ['2001::', 32], // Teredo
   ['2001:db8::', 32],
@@ -188,7 +189,12 @@ export async function fetchImageBytes(address: string, limits: ImageFetchLimits)
     if (!answer.location) return answer.body;
     if (redirects >= limits.maxRedirects)
       throw refuse('adminProductCsv.image.redirects', { limit: limits.maxRedirects });
-    url = new URL(answer.location, url);
+    try {
+      url = new URL(answer.location, url);
+    } catch {
+      // A Location the URL parser refuses ('http://[::1') fails this row, never the whole import.
+      throw refuse('adminProductCsv.image.scheme');
+    }
   }
 }
 
@@ -240,13 +246,21 @@ export async function fetchCsvImages(
           continue;
         }
         const [stored] = await storeConsoleImages(ctx, {
-          images: [{ name: address.slice(0, 200), bytes }],
+          // The audit names the picture by its origin and path: a signed address's query is a credential.
+          images: [{ name: withoutQuery(address).slice(0, 200), bytes }],
           purpose: 'catalog',
         });
         outcomes.set(address, { ok: true, image: { url: stored!.url, width: stored!.width, height: stored!.height } });
       } catch (error) {
         if (error instanceof ImageFetchError) outcomes.set(address, { ok: false, error });
-        else if (error instanceof AppError && (error.kind === 'badRequest' || error.kind === 'payloadTooLarge'))
+        else if (error instanceof AppError && error.kind === 'payloadTooLarge')
+          outcomes.set(address, {
+            ok: false,
+            error: refuse('adminProductCsv.image.tooLarge', {
+              limit: `${Math.round(options.limits.maxBytes / 1048576)} MB`,
+            }),
+          });
+        else if (error instanceof AppError && error.kind === 'badRequest')
           outcomes.set(address, { ok: false, error: refuse('adminProductCsv.image.notImage') });
         else throw error;
       }
@@ -255,6 +269,11 @@ export async function fetchCsvImages(
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, addresses.length) }, worker));
   return outcomes;
+}
+
+function withoutQuery(address: string): string {
+  const url = new URL(address);
+  return url.origin + url.pathname;
 }
 
 /** An address the import fetches: http(s) and not one of the shop's own images. */

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { translate, type Locale } from '../../../i18n';
 import { payments } from '../../db/schema';
 import type { AppContext } from '../../context';
@@ -18,7 +18,10 @@ export interface PaidWith {
  * (the payments domain records it in the paying transaction); anything else there (an order
  * marked paid by hand in a test or an import) has no charge to show.
  */
-export async function paymentThatPaid(ctx: AppContext, order: { paymentId: string | null }): Promise<PaidWith | null> {
+export async function paymentThatPaid(
+  ctx: AppContext,
+  order: { id: number; paymentId: string | null },
+): Promise<PaidWith | null> {
   const id = Number(order.paymentId);
   if (!order.paymentId || !Number.isSafeInteger(id)) return null;
   const [row] = await ctx.db
@@ -28,7 +31,7 @@ export async function paymentThatPaid(ctx: AppContext, order: { paymentId: strin
       chargedCurrency: payments.chargedCurrency,
     })
     .from(payments)
-    .where(eq(payments.id, id))
+    .where(and(eq(payments.id, id), eq(payments.orderId, order.id)))
     .limit(1);
   return row ?? null;
 }

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { orders, paymentEvents, payments, refunds } from '../../db/schema';
 import type { AppContext, Transaction } from '../../context';
+import { AppError } from '../../shared/errors';
 import { RATE_SCALE } from '../../shared/money';
 import { retireStockPages } from '../../shared/content-version';
 import type { PaymentProviderName } from '../../shared/payment-methods';
@@ -8,6 +9,7 @@ import type { ReleasedStock } from '../orders/order-state';
 import { recordAudit, systemActor } from '../audit/audit.service';
 import { outRequestNo } from './alipay-provider';
 import type { RefundReport } from './payment-provider';
+import { REFUND_HOLDING_STATES } from './refund-lifecycle';
 import type { WebhookOutcome } from './payments.schemas';
 import { shopRefundTag, wholeRefundKey } from './refund-tag';
 import {
@@ -94,12 +96,34 @@ async function applyToPayment(
       );
       return done('refund_confirmed', released);
     }
-    // Ours, and settled already (succeeded, or given up while the gateway still made it: staff see it failed).
-    if (own) {
-      if (own.status !== 'succeeded')
-        ctx.log.error({ refundId: own.id, status: own.status }, 'payments: gateway reports a refund we gave up on');
+    // Ours and given up on, yet the gateway made it after all: it settles now, unless staff have
+    // meanwhile refunded that money another way (then the gateway gave back more than the shop meant).
+    if (own?.status === 'failed') {
+      const held = ofPayment
+        .filter((row) => REFUND_HOLDING_STATES.includes(row.status))
+        .reduce((total, row) => total + row.chargedAmountMinor, 0);
+      if (held + own.chargedAmountMinor <= payment.chargedAmountMinor) {
+        const released = await confirmLockedRefund(
+          { ...ctx, db: tx, actor: systemActor('refunds') },
+          payment,
+          own,
+          report.refundRef,
+          'gatewayReported',
+        );
+        return done('refund_confirmed', released);
+      }
+      ctx.log.error(
+        { refundId: own.id, paymentId: payment.id },
+        'payments: gateway made a refund we gave up on, and the money was refunded again since',
+      );
       return done('stale');
     }
+    if (own) return done('stale');
+  }
+  // A running total (Alipay) counts our refunds still waiting for the gateway's answer, or not:
+  // the report is refused for now (the gateway sends it again) rather than guessed at.
+  if (report.cumulative && ofPayment.some((row) => row.status === 'pending')) {
+    throw new AppError('conflict', 'refund.reportWaitsForOwn');
   }
   // A payment owed back whole (refund_pending) or given back already has nothing to record.
   if (payment.status !== 'succeeded') return done('stale');
@@ -141,12 +165,17 @@ async function recordDashboardRefund(
   const sum = (pick: (row: RefundRow) => number) => succeeded.reduce((total, row) => total + pick(row), 0);
   const chargedLeft = payment.chargedAmountMinor - sum((row) => row.chargedAmountMinor);
   const settlementLeft = payment.amountMinor - sum((row) => row.amountMinor);
-  const charged = report.cumulative ? report.amountMinor - sum((row) => row.chargedAmountMinor) : report.amountMinor;
-  if (charged <= 0 || settlementLeft <= 0) {
-    if (charged > 0)
-      ctx.log.error({ paymentId: payment.id, charged }, 'payments: gateway refunded more than the shop holds');
-    return null;
+  const reported = report.cumulative ? report.amountMinor - sum((row) => row.chargedAmountMinor) : report.amountMinor;
+  if (reported <= 0 || settlementLeft <= 0 || chargedLeft <= 0 || reported > chargedLeft) {
+    if (reported > 0)
+      ctx.log.error(
+        { paymentId: payment.id, reported, chargedLeft },
+        'payments: gateway refunded more than the shop holds',
+      );
+    if (reported <= 0 || settlementLeft <= 0 || chargedLeft <= 0) return null;
   }
+  // Never more than is left of the charge, whatever the gateway's figure: the log above says so.
+  const charged = Math.min(reported, chargedLeft);
   const [order] = await tx
     .select({ rateMicros: orders.displayRateMicros })
     .from(orders)

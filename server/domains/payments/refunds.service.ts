@@ -447,8 +447,9 @@ export async function confirmLockedRefund(
   payment: PaymentRow,
   refund: RefundRow,
   refundRef: string,
+  action: RefundAction = 'confirm',
 ): Promise<ReleasedStock | null> {
-  if (!canMoveRefund(refund.status, 'succeeded', 'confirm')) return null;
+  if (!canMoveRefund(refund.status, 'succeeded', action)) return null;
   const now = new Date();
   await t.db
     .update(refunds)
