@@ -175,6 +175,22 @@ describe('products CSV import writes only what changed', () => {
     const rerun = await uploadCsv(server, editor, { text: csvOf(fresh) }, 'dry_run=false');
     expect(rerun.body.data.products).toEqual({ create: 0, update: 0, unchanged: 1 });
     expect((await skusOf(productId)).map((sku) => sku.stock)).toEqual([10, 3, 7, 7]);
+
+    // An order that happens to take the stock down to the file's new figure is not the file's doing:
+    // counted 5 on the shelf while the shop sold 2 leaves 3 there, so the row is refused, not skipped.
+    const counted = (await exportedRowsOf(server, editor, handle)).map((row, index) =>
+      index === 2 ? { ...row, 'Variant Inventory Qty (new)': '5' } : row,
+    );
+    const [, , is] = await skusOf(productId);
+    await placeOrderFor(shopper, is!.id, 2);
+    const coincidence = await uploadCsv(server, editor, { text: csvOf(counted) });
+    expect(coincidence.body.data.problems).toEqual([
+      {
+        row: 4,
+        column: 'Variant Inventory Qty (new)',
+        message: `Stock of ${handle}-IS is 5 now, not 7 as exported (an order or adjustment since): the new figure was not applied; export again, or adjust it in Inventory`,
+      },
+    ]);
   });
 
   it.skipIf(!process.env.DATABASE_URL?.startsWith('postgres'))(

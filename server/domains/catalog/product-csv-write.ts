@@ -8,6 +8,8 @@ import type { ProductBody, ProductStatus, ProductView } from './product-editor.s
 import { createEditorProduct, setEditorProductStatus, updateEditorProduct } from './product-editor.service';
 import { sanitizeRichText } from './rich-text';
 
+/** The note on the stock adjustments an import makes; a re-run recognises its own work by it. */
+export const CSV_IMPORT_STOCK_NOTE = 'CSV import';
 /**
  * The write phase of a products CSV import (ADR 0161). Only what differs from the shop is
  * written, one product per short transaction, so checkout is never held behind a long import:
@@ -117,7 +119,7 @@ async function setStock(t: Tx, change: StockChange): Promise<number | null> {
     delta,
     stockAfter: change.to,
     reason: 'counted',
-    note: 'CSV import',
+    note: CSV_IMPORT_STOCK_NOTE,
     actorType: t.actor.type,
     actorId: t.actor.id,
     actorLabel: t.actor.label,
@@ -127,7 +129,7 @@ async function setStock(t: Tx, change: StockChange): Promise<number | null> {
     entityType: 'sku',
     entityId: change.skuId,
     before: { stock: change.from },
-    after: { stock: change.to, delta, reason: 'counted', note: 'CSV import' },
+    after: { stock: change.to, delta, reason: 'counted', note: CSV_IMPORT_STOCK_NOTE },
   });
   return null;
 }

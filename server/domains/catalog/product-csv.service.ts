@@ -1,12 +1,12 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse } from 'csv-parse';
-import { inArray, sql } from 'drizzle-orm';
+import { desc, inArray, sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import type { z } from 'zod';
 import { translate, type Locale, type MessageKey } from '../../../i18n';
 import type { ActingContext, AppContext } from '../../context';
-import { productGroups, productImages, products, productSkus } from '../../db/schema';
+import { inventoryAdjustments, productGroups, productImages, products, productSkus } from '../../db/schema';
 import { BadRequestError } from '../../shared/errors';
 import { describeIssue } from '../../shared/issue-messages';
 import { minorDigitsOf } from '../../shared/minor-units';
@@ -16,6 +16,7 @@ import { getSiteSettings } from '../site-settings/site-settings.service';
 import { OPTION_AXES, type Row } from './product-csv-export';
 import { fetchCsvImages, isRemoteImage, type FetchedImage, type ImageFetchError } from './product-csv-images';
 import {
+  CSV_IMPORT_STOCK_NOTE,
   productFieldsKey,
   skuColumnsKey,
   structureKey,
@@ -386,6 +387,7 @@ function changeOf(
   view: ProductView,
   summary: Summary,
   findings: Finding[],
+  appliedBefore: ReadonlySet<number>,
 ): ProductChange | null {
   const byId = new Map(view.skus.map((sku) => [sku.id, sku]));
   const kept = plan.body.skus.filter((sku) => sku.id !== undefined);
@@ -398,7 +400,14 @@ function changeOf(
   plan.body.skus.forEach((sku, index) => {
     const cells = plan.stockCells[index];
     const held = sku.id === undefined ? undefined : byId.get(sku.id);
-    if (!held || !cells || cells.next === null || cells.next === held.stock) return;
+    if (!held || !cells || cells.next === null) return;
+    // Holding the new figure is "done" only when this file's change is what put it there (a
+    // stopped import run again), not when an order happened to take the stock down to it.
+    if (
+      cells.next === held.stock &&
+      (cells.current === null || cells.current === held.stock || appliedBefore.has(held.id))
+    )
+      return;
     const line = plan.skuLines[index] ?? plan.firstLine;
     if (cells.current === held.stock)
       stock.push({ skuId: held.id, code: held.code, line, from: held.stock, to: cells.next });
@@ -580,7 +589,7 @@ async function checkFile(
       const kept = byCode.get(sku.code.toLowerCase());
       return kept ? { ...sku, id: kept.id } : sku;
     });
-    plan.change = changeOf(plan, view, summary, findings);
+    plan.change = changeOf(plan, view, summary, findings, await stockAlreadyImported(ctx, plan, view));
   }
   onProgress({ checked: total, total });
 
@@ -590,6 +599,47 @@ async function checkFile(
     plans,
     report: { dry_run: true, written: false, rows: total, ...summary, ignored_columns: ignored, problems },
   };
+}
+
+/**
+ * The SKUs of `plan` whose stock this file already set: their last adjustment is an import's,
+ * from the file's exported figure to its new one.
+ */
+async function stockAlreadyImported(ctx: AppContext, plan: PlannedProduct, view: ProductView): Promise<Set<number>> {
+  const held = new Map(view.skus.map((sku) => [sku.id, sku.stock]));
+  const wanted = new Map<number, { from: number; to: number }>();
+  plan.body.skus.forEach((sku, index) => {
+    const cells = plan.stockCells[index];
+    if (sku.id === undefined || !cells || cells.current === null || cells.next === null) return;
+    if (cells.next === held.get(sku.id) && cells.current !== cells.next)
+      wanted.set(sku.id, { from: cells.current, to: cells.next });
+  });
+  if (wanted.size === 0) return new Set();
+  const latest = await ctx.db
+    .selectDistinctOn([inventoryAdjustments.skuId], {
+      skuId: inventoryAdjustments.skuId,
+      delta: inventoryAdjustments.delta,
+      stockAfter: inventoryAdjustments.stockAfter,
+      reason: inventoryAdjustments.reason,
+      note: inventoryAdjustments.note,
+    })
+    .from(inventoryAdjustments)
+    .where(inArray(inventoryAdjustments.skuId, [...wanted.keys()]))
+    .orderBy(inventoryAdjustments.skuId, desc(inventoryAdjustments.id));
+  return new Set(
+    latest
+      .filter((row) => {
+        const change = wanted.get(row.skuId);
+        return (
+          change !== undefined &&
+          row.reason === 'counted' &&
+          row.note === CSV_IMPORT_STOCK_NOTE &&
+          row.stockAfter === change.to &&
+          row.delta === change.to - change.from
+        );
+      })
+      .map((row) => row.skuId),
+  );
 }
 
 function describeFindings(findings: Finding[], locale: Locale): ProductImportProblem[] {
