@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, isNull, notInArray, sql } from 'drizzle-orm';
 import { getTableConfig, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { LocalizedText } from '../../i18n/locales';
 import {
@@ -329,9 +329,11 @@ async function syncSkus(
         'customsDescription',
       ]),
     });
+  // A SKU the console retired stays: orders, carts and stock history still name it (ADR 0160).
   await tx.delete(productSkus).where(
     and(
       inArray(productSkus.productId, [...productIds.values()]),
+      isNull(productSkus.retiredAt),
       notInArray(
         productSkus.code,
         rows.map((row) => row.code),

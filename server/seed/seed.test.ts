@@ -215,4 +215,16 @@ describe('demo seed', () => {
     expect(after?.stock).toBe(3);
     expect(await ctx.db.select().from(productImages).where(eq(productImages.productId, own.id))).toHaveLength(1);
   }, 120_000);
+
+  it('keeps a SKU the console retired, which orders and stock history still name', async () => {
+    const sku = firstSkus[1]!;
+    const retiredAt = new Date('2026-11-27T12:00:00Z');
+    await ctx.db
+      .update(productSkus)
+      .set({ code: `${sku.code}~${sku.id}`, retiredAt, stock: 0 })
+      .where(eq(productSkus.id, sku.id));
+    await seedDemoData(ctx);
+    const [kept] = await ctx.db.select().from(productSkus).where(eq(productSkus.id, sku.id));
+    expect(kept).toMatchObject({ code: `${sku.code}~${sku.id}`, retiredAt, stock: 0 });
+  }, 120_000);
 });
