@@ -195,8 +195,11 @@ async function writeProduct(ctx: ActingContext, plan: PlannedProduct, change: Pr
       await tx.update(products).set({ slug: plan.handle }).where(eq(products.id, productId));
     } else {
       productId = view.id;
-      // Row locks first, in ascending id (checkout's order), then the product row inside the editor.
-      // The editor's save rewrites all the product's SKUs; an edit touches only those that differ.
+      // The product row first, as the console editor takes it, then the SKU rows in ascending id
+      // (checkout's order): neither a console save of the same product nor a checkout can then
+      // hold one of these while waiting for the other. The editor's save rewrites all the
+      // product's SKUs; an edit touches only those that differ.
+      await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('update');
       const lockIds = [...new Set([...change.skuIds, ...change.stock.map((stock) => stock.skuId)])];
       const locked =
         change.kind === 'rewrite' ? eq(productSkus.productId, productId) : inArray(productSkus.id, lockIds);
