@@ -381,6 +381,14 @@ async function removeSkus(
 ): Promise<void> {
   if (skus.length === 0) return;
   const ids = skus.map((sku) => sku.id);
+  // Locked before asking who names them: an order placed meanwhile waits for this save (its
+  // line's reference to the SKU row needs the row) and then finds it retired, not half deleted.
+  await t.db
+    .select({ id: productSkus.id })
+    .from(productSkus)
+    .where(inArray(productSkus.id, ids))
+    .orderBy(asc(productSkus.id))
+    .for('update');
   const [awaited] = await t.db
     .select({ skuId: afterSaleLines.wantedSkuId })
     .from(afterSaleLines)
