@@ -370,6 +370,35 @@ describe('alipay payments (alipay-sdk against a local fake gateway)', () => {
     ]);
   });
 
+  it('refuses a portal refund’s running total (not "success", so Alipay sends it again) while one of the shop’s own refunds waits for its answer', async () => {
+    const orderId = await makeOrder(server.ctx, buyer.id, 10_000, 'CNY');
+    const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
+    await openCashier(redirectUrl);
+    await fake.pay(outTradeNo);
+    await expect.poll(async () => (await paymentRow(server.ctx, paymentId))?.status).toBe('succeeded');
+    // The shop's CN¥30.00 whose answer has not come back: the running total may or may not count it.
+    await server.ctx.db.insert(refunds).values({
+      orderId,
+      paymentId,
+      amountMinor: 3_000,
+      currency: 'CNY',
+      chargedAmountMinor: 3_000,
+      chargedCurrency: 'CNY',
+      reason: 'Returned',
+      status: 'pending',
+      idempotencyKey: `alipay-waiting-${paymentId}`,
+    });
+    const portal = fake.notify(outTradeNo, 'TRADE_SUCCESS', {
+      extra: { gmt_refund: '2026-11-27 12:00:00', out_biz_no: 'HZ01RF0009', refund_fee: '50.00' },
+    });
+    const answer = await deliver(portal);
+    expect(answer.text).not.toBe('success');
+    expect(answer.status).toBe(409);
+    expect(
+      (await server.ctx.db.select().from(refunds).where(eq(refunds.paymentId, paymentId))).map((row) => row.madeIn),
+    ).toEqual(['shop']);
+  });
+
   it('keeps a refund owed while Alipay is down, and the payments job pays it back later', async () => {
     const orderId = await makeOrder(server.ctx, buyer.id, 4_200, 'CNY');
     const { paymentId, outTradeNo, redirectUrl } = await startPaying(orderId);
