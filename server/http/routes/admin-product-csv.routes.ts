@@ -7,6 +7,7 @@ import {
   PRODUCT_CSV_MAX_BYTES,
   productImportQuery,
   productImportReport,
+  type ProductImportProgress,
 } from '../../domains/catalog/product-csv.schemas';
 import { exportProductsCsv, importProductsCsv } from '../../domains/catalog/product-csv.service';
 import type { Permission } from '../../domains/staff/permissions';
@@ -53,7 +54,8 @@ const READERS: readonly Permission[] = ['catalog:write', 'orders:read'];
 
 /**
  * Products as CSV (docs/console.md, "Products as CSV"; ADR 0161): the export streams every
- * product; the import checks the whole file, and writes it all or nothing.
+ * product; the import checks the whole file, writes nothing while any row has a problem, and
+ * otherwise writes what differs from the shop a product at a time (a re-run finishes a stopped one).
  */
 export const adminProductCsvRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(multipart, { limits: { files: 1, fields: 5, fieldSize: 1024, parts: 6 } });
@@ -110,13 +112,14 @@ export const adminProductCsvRoutes: FastifyPluginAsyncZod = async (app) => {
 };
 
 /**
- * The console's progress bar: newline-delimited JSON, `{"progress":{checked,total}}` lines
- * while rows are checked, then the envelope the plain request would answer.
+ * The console's progress bar: newline-delimited JSON, `{"progress":{...}}` lines while images
+ * are fetched, rows checked and rows written (ProductImportProgress), then the envelope the
+ * plain request would answer.
  */
 function streamProgress(
   request: FastifyRequest,
   reply: FastifyReply,
-  work: (onProgress: (progress: { checked: number; total: number }) => void) => Promise<unknown>,
+  work: (onProgress: (progress: ProductImportProgress) => void) => Promise<unknown>,
 ) {
   const stream = new Readable({ read() {} });
   const line = (value: unknown) => stream.push(`${JSON.stringify(value)}\n`);
