@@ -51,6 +51,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     site: {
       name: pickText(settings.shop_name, locale),
       logo: context.brand.address(settings.logo),
+      logoDark: context.brand.darkTwin(settings.logo),
       favicon: context.brand.address(settings.seo_image),
       // The owner's analytics script runs on storefront pages only: in the console it would run
       // with every staff member's session, so whoever may edit it could act as the Owner.

@@ -14,9 +14,20 @@ export interface BrandFiles {
    * a year; anything else (an operator's uploaded logo) unchanged.
    */
   address(url: string): string;
+  /** The address of a brand logo's `-dark` twin (drawn for dark backgrounds), if it has one. */
+  darkTwin(url: string): string | undefined;
 }
 
-export const UNVERSIONED_BRAND: BrandFiles = { address: (url) => url };
+const BRAND_LOGO = /^\/brand\/([\w-]+)\.svg$/;
+
+/** Without a client build (development) the files are served as they are, from public/. */
+export const UNVERSIONED_BRAND: BrandFiles = {
+  address: (url) => url,
+  darkTwin: (url) => {
+    const name = BRAND_LOGO.exec(url)?.[1];
+    return name && !name.endsWith('-dark') ? `/brand/${name}-dark.svg` : undefined;
+  },
+};
 
 /**
  * Serves the brand files under `/brand/v/<version>/<name>`, where the version is a hash of all
@@ -54,6 +65,11 @@ export async function registerBrandFiles(app: FastifyInstance, brandDir: string)
     address(url) {
       const name = BRAND_ADDRESS.exec(url)?.[1];
       return name && files.has(name) ? addressOf(name) : url;
+    },
+    darkTwin(url) {
+      const name = BRAND_LOGO.exec(url)?.[1];
+      const twin = `${name}-dark.svg`;
+      return name && !name.endsWith('-dark') && files.has(twin) ? addressOf(twin) : undefined;
     },
   };
 }

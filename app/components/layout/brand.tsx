@@ -4,16 +4,6 @@ import { useSite } from '~/lib/root-data';
 import { useBrokenImage } from '~/lib/use-broken-image';
 
 /**
- * The shop's own logos under /brand/ come with a `-dark` twin drawn for dark backgrounds;
- * any other logo (an operator's upload) is shown on a light chip in dark mode instead.
- */
-export function darkLogoFor(logo: string): string | undefined {
-  return /^\/brand\/[\w/-]+\.svg$/.test(logo) && !logo.endsWith('-dark.svg')
-    ? logo.replace(/\.svg$/, '-dark.svg')
-    : undefined;
-}
-
-/**
  * The shop's logo linking home, right for the colour mode in force (CSS picks the variant,
  * so there is no flash). A logo that is missing or fails to load gives way to a lettered
  * mark and the shop's name rather than a broken image.
@@ -21,7 +11,9 @@ export function darkLogoFor(logo: string): string | undefined {
 export function Brand({ className = '' }: { className?: string }) {
   const site = useSite();
   const locale = useLocale();
-  const dark = darkLogoFor(site.logo);
+  // The shop's own logos come with a twin drawn for dark backgrounds (the server names it);
+  // any other logo (an operator's upload) is shown on a light chip in dark mode instead.
+  const dark = site.logoDark;
   const light = useBrokenImage(site.logo);
   const darkImage = useBrokenImage(dark);
   const showLogo = Boolean(site.logo) && !light.broken && !darkImage.broken;
