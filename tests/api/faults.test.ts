@@ -65,7 +65,9 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
             port,
             method: 'POST',
             path: '/v1/sys/conf',
-            headers: { 'content-type': 'application/json', lang: 'en' },
+            // The server answers "100 Continue" once it holds the request's headers: from then
+            // on the request is in flight, however slowly a loaded machine got there.
+            headers: { 'content-type': 'application/json', lang: 'en', expect: '100-continue' },
           },
           (response) => {
             let body = '';
@@ -74,11 +76,12 @@ describe('graceful shutdown', { timeout: 120_000 }, () => {
           },
         );
         request.on('error', reject);
-        request.write('{"slow":');
-        setTimeout(() => {
+        request.on('continue', () => {
+          request.write('{"slow":');
           server.child.kill('SIGTERM');
           setTimeout(() => request.end('true}'), 500);
-        }, 300);
+        });
+        request.flushHeaders();
       });
       const { status, body } = await answer;
       expect(status).toBe(404);
