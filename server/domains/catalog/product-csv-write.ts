@@ -5,8 +5,12 @@ import { inventoryAdjustments, products, productSkus } from '../../db/schema';
 import { recordAudit } from '../audit/audit.service';
 import { retireCatalogPages } from './catalog-pages';
 import type { ProductBody, ProductStatus, ProductView } from './product-editor.schemas';
-import { createEditorProduct, setEditorProductStatus, updateEditorProduct } from './product-editor.service';
-import { sanitizeRichText } from './rich-text';
+import {
+  createEditorProduct,
+  productColumns,
+  setEditorProductStatus,
+  updateEditorProduct,
+} from './product-editor.service';
 
 /** The note on the stock adjustments an import makes; a re-run recognises its own work by it. */
 export const CSV_IMPORT_STOCK_NOTE = 'CSV import';
@@ -62,24 +66,9 @@ export interface StaleStock {
 
 type Tx = ActingContext & { db: Transaction };
 
-function productColumnsOf(body: ProductBody) {
-  return {
-    name: body.name,
-    description: {
-      en: sanitizeRichText(body.description.en),
-      'zh-cn': sanitizeRichText(body.description['zh-cn']),
-    },
-    seoTitle: body.seo_title,
-    seoDescription: body.seo_description,
-    weightGrams: body.weight_grams,
-    serviceNotes: [...new Set(body.service_notes)].sort(),
-    finalSale: body.final_sale,
-  };
-}
-
 /** The file's product columns as they would be stored, to compare with the shop's. */
 export function productFieldsKey(body: ProductBody): string {
-  return JSON.stringify(productColumnsOf(body));
+  return JSON.stringify(productColumns(body));
 }
 
 export function skuColumnsKey(sku: ProductBody['skus'][number]): string {
@@ -139,12 +128,12 @@ async function editInPlace(t: Tx, plan: PlannedProduct, change: ProductChange, v
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   if (change.productFields) {
-    const columns = productColumnsOf(plan.body);
+    const columns = productColumns(plan.body);
     await t.db
       .update(products)
       .set({ ...columns, updatedAt: new Date() })
       .where(eq(products.id, view.id));
-    before.product = productColumnsOf({
+    before.product = productColumns({
       ...plan.body,
       name: view.name,
       description: view.description,

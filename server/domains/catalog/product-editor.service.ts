@@ -225,7 +225,8 @@ function auditShape(view: ProductView) {
   return { ...rest, skus: rest.skus.map(({ stock: _stock, ...sku }) => sku) };
 }
 
-function productColumns(body: ProductBody) {
+/** The product row's columns from the editor's body, rich text sanitised (the CSV import writes the same). */
+export function productColumns(body: ProductBody) {
   return {
     name: body.name,
     description: {
