@@ -78,22 +78,43 @@ export function peekScopedPageVersion(ctx: AppContext, scope: PageScope, now = D
   return `${content}.${own.value}`;
 }
 
-/** Moves the version of each scope: their cached pages are retired on every server copy. */
-export async function retirePageScopes(ctx: AppContext, scopes: Iterable<PageScope>): Promise<void> {
+/**
+ * Moves the version of each scope: their cached pages are retired on every server copy (the
+ * others see it within LOCAL_CHECK_MS). This process drops its own copy of the version at
+ * once, so an edit shows on the next page, unless `atMostOncePerCheck` says the scope was
+ * retired that way less than LOCAL_CHECK_MS ago: then the move is seen at the next check.
+ */
+export async function retirePageScopes(
+  ctx: AppContext,
+  scopes: Iterable<PageScope>,
+  { atMostOncePerCheck = false } = {},
+): Promise<void> {
   const remembered = rememberedScopes(ctx);
+  const now = Date.now();
   await Promise.all(
     [...new Set(scopes)].map(async (scope) => {
       await ctx.kv.increment(SCOPE_KEY_PREFIX + scope, VERSION_TTL_SECONDS);
+      if (atMostOncePerCheck && now - (lastStockRetirement.get(scope) ?? -Infinity) < LOCAL_CHECK_MS) return;
+      if (lastStockRetirement.size > MAX_REMEMBERED_SCOPES) lastStockRetirement.clear();
+      if (atMostOncePerCheck) lastStockRetirement.set(scope, now);
       remembered.delete(scope);
     }),
   );
 }
+
+/** When this process last retired a scope's pages at once for a stock change (retireStockPages). */
+const lastStockRetirement = new Map<PageScope, number>();
 
 /**
  * After an order, a payment or a cancellation: retires the cached pages of the products
  * whose stock or Sold count changed. Listings show a sold-out badge, so `listingsToo` (a SKU
  * ran out or came back) retires every page; their Sold counts may otherwise lag by the
  * page cache's lifetime (PAGE_CACHE_TTL_SECONDS).
+ *
+ * A sale moves a product's stock many times a second, and every retirement is a render of its
+ * page (10-20 ms of CPU) for the next visitor. So a product's page is retired at once for the
+ * first order, then at most once per LOCAL_CHECK_MS: the stock it shows lags by at most a
+ * second under a sale, and checkout takes stock from the database, never from a page (ADR 0176).
  */
 export async function retireStockPages(
   ctx: AppContext,
@@ -103,6 +124,7 @@ export async function retireStockPages(
   await retirePageScopes(
     ctx,
     change.productIds.map((productId) => `product:${productId}` as const),
+    { atMostOncePerCheck: true },
   );
 }
 

@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { bumpContentVersion } from '../../server/shared/content-version';
 import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
@@ -129,9 +129,13 @@ describe('cache hits answered before Fastify', () => {
 });
 
 describe('orders and the cache', () => {
-  it('an order or a payment retires the pages of the products it sold, and the listings only when a SKU sells out', async () => {
+  // Only the clock is frozen (timers stay real), so "the same second" is exact on a slow machine.
+  afterEach(() => vi.useRealTimers());
+
+  it('an order or a payment retires the pages of the products it sold, at most once a second, and the listings only when a SKU sells out', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
     const buyer = await makeShopper(server);
-    const sold = await prepareSku(server, { stock: 3 });
+    const sold = await prepareSku(server, { stock: 4 });
     const other = await prepareSku(server, { stock: 3 });
     const soldPages = [
       `/en/product/${sold.productId}`,
@@ -141,20 +145,29 @@ describe('orders and the cache', () => {
     const untouched = [`/en/product/${other.productId}`, `/v1/good/${other.productId}`, '/en', '/v1/good/list?page=1'];
     const cacheStates = async (paths: string[]) =>
       Promise.all(paths.map(async (path) => (await rawGet(path, { lang: 'en' })).headers['x-cache']));
+    const stockShown = async () =>
+      JSON.parse((await rawGet(`/v1/good/${sold.productId}`, { lang: 'en' })).body.toString()).data.good_sku.find(
+        (sku: { id: number }) => sku.id === sold.id,
+      ).stock;
     for (const path of [...soldPages, ...untouched]) await hit(path, { lang: 'en' });
 
     const order = await placeOrderFor(buyer, sold.id);
     expect(await cacheStates(soldPages)).toEqual(['miss', 'miss', 'miss']);
     expect(await cacheStates(untouched)).toEqual(['hit', 'hit', 'hit', 'hit']);
-    const stockShown = JSON.parse((await rawGet(`/v1/good/${sold.productId}`, { lang: 'en' })).body.toString());
-    expect(stockShown.data.good_sku.find((sku: { id: number }) => sku.id === sold.id).stock).toBe(2);
+    expect(await stockShown()).toBe(3);
 
-    // Paid: the Sold count on the product's own pages moves; listings keep theirs for a cache lifetime.
+    // Within the same second (a sale), another order and a payment leave the pages as they are ...
+    await placeOrderFor(buyer, sold.id);
     expect((await markOrderPaid(server.ctx, { orderId: order.id, paymentId: 'cache-test' })).outcome).toBe('paid');
+    expect(await cacheStates(soldPages)).toEqual(['hit', 'hit', 'hit']);
+    expect(await stockShown()).toBe(3);
+    // ... and a second later they show both.
+    vi.setSystemTime(Date.now() + 1_000);
     expect(await cacheStates(soldPages)).toEqual(['miss', 'miss', 'miss']);
+    expect(await stockShown()).toBe(2);
     expect(await cacheStates(untouched)).toEqual(['hit', 'hit', 'hit', 'hit']);
 
-    // The last two: the SKU sells out, and the listings' sold-out badges change, so every page is retired.
+    // The last two: the SKU sells out, and the listings' sold-out badges change, so every page is retired at once.
     await placeOrderFor(buyer, sold.id, 2);
     expect(await cacheStates([...soldPages, ...untouched])).toEqual(Array(7).fill('miss'));
   });
