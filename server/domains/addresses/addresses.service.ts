@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql, type Placeholder } from 'drizzle-orm';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { translate } from '../../../i18n';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
@@ -12,6 +12,7 @@ import { buildAreaTree, getAreaChildren, normalizeCountryList } from '../areas/a
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { MAX_ADDRESSES_PER_USER, type AddressInput, type AddressUpdate, type AddressView } from './addresses.schemas';
 import { onlyRow } from '../../db/rows';
+import { preparedPerDatabase } from '../../db/prepared';
 
 type AddressRow = typeof userAddresses.$inferSelect;
 
@@ -106,7 +107,7 @@ export async function resolveAddress(ctx: AppContext, input: AddressInput) {
   };
 }
 
-function ownAddress(userId: number, id: number) {
+function ownAddress(userId: number | Placeholder, id: number | Placeholder) {
   return and(eq(userAddresses.id, id), eq(userAddresses.userId, userId));
 }
 
@@ -123,11 +124,20 @@ export async function listAddresses(
 }
 
 /** One of the user's addresses; another user's id is "not found", never "forbidden". */
+const addressById = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(userAddresses)
+    .where(ownAddress(sql.placeholder('userId'), sql.placeholder('id')))
+    .limit(1)
+    .prepare('address_by_id'),
+);
+
 export async function findAddress(
   ctx: AppContext,
   input: { userId: number; id: number },
 ): Promise<AddressRow | undefined> {
-  const [row] = await ctx.db.select().from(userAddresses).where(ownAddress(input.userId, input.id)).limit(1);
+  const [row] = await addressById(ctx.db).execute(input);
   return row;
 }
 
@@ -141,13 +151,18 @@ export async function getAddress(
 }
 
 /** The default address, or the most recently changed one. */
-export async function defaultAddress(ctx: AppContext, userId: number): Promise<AddressRow | undefined> {
-  const [row] = await ctx.db
+const defaultAddressOf = preparedPerDatabase((db) =>
+  db
     .select()
     .from(userAddresses)
-    .where(eq(userAddresses.userId, userId))
+    .where(eq(userAddresses.userId, sql.placeholder('userId')))
     .orderBy(desc(userAddresses.isDefault), desc(userAddresses.updatedAt))
-    .limit(1);
+    .limit(1)
+    .prepare('default_address'),
+);
+
+export async function defaultAddress(ctx: AppContext, userId: number): Promise<AddressRow | undefined> {
+  const [row] = await defaultAddressOf(ctx.db).execute({ userId });
   return row;
 }
 

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { pickText, translate, type Locale } from '../../../i18n';
 import { cartItems } from '../../db/schema';
+import { preparedPerDatabase } from '../../db/prepared';
 import { markPersonal, type AppContext } from '../../context';
 import { BadRequestError, NotFoundError } from '../../shared/errors';
 import { formatAmount, type Currency } from '../../shared/money';
@@ -106,14 +107,16 @@ export async function getCart(
 export async function cartCount(ctx: AppContext, cartKey: CartKey | null): Promise<number> {
   markPersonal(ctx);
   if (!cartKey) return 0;
-  const row = onlyRow(
-    await ctx.db
-      .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
-      .from(cartItems)
-      .where(eq(cartItems.cartKey, cartKey)),
-  );
-  return row.total;
+  return onlyRow(await cartCountOf(ctx.db).execute({ cartKey })).total;
 }
+
+const cartCountOf = preparedPerDatabase((db) =>
+  db
+    .select({ total: sql<number>`coalesce(sum(${cartItems.quantity}), 0)`.mapWith(Number) })
+    .from(cartItems)
+    .where(eq(cartItems.cartKey, sql.placeholder('cartKey')))
+    .prepare('cart_count'),
+);
 
 /** Adds to a line (creating it), never beyond stock, MAX_LINE_QUANTITY or MAX_CART_LINES. */
 export async function addToCart(

@@ -1,7 +1,8 @@
-import { eq, inArray, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { productImages, productProperties, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { Database } from '../../db/client';
+import { preparedPerDatabase } from '../../db/prepared';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { isCurrency, type Currency } from '../../shared/money';
 
@@ -32,10 +33,8 @@ export interface SkuFacts {
  * product's first image come as subqueries, since this runs on every cart change, checkout
  * quote and order, and each round trip to the database costs more than the subqueries.
  */
-export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<number, SkuFacts>> {
-  const ids = [...new Set(skuIds)];
-  if (ids.length === 0) return new Map();
-  const rows = await db
+const skuFactsQuery = preparedPerDatabase((db) =>
+  db
     .select({
       skuId: productSkus.id,
       skuCode: productSkus.code,
@@ -63,7 +62,14 @@ export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<
     })
     .from(productSkus)
     .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(inArray(productSkus.id, ids));
+    .where(sql`${productSkus.id} = any(${sql.placeholder('ids')})`)
+    .prepare('sku_facts'),
+);
+
+export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<number, SkuFacts>> {
+  const ids = [...new Set(skuIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await skuFactsQuery(db).execute({ ids });
   return new Map(
     rows.map((row) => [
       row.skuId,

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { sessions, users } from '../../db/schema';
 import { markPersonal, type AppContext, type SessionUser } from '../../context';
 import { onlyRow } from '../../db/rows';
+import { preparedPerDatabase } from '../../db/prepared';
 
 export const SESSION_LIFETIME_SECONDS = 30 * 24 * 60 * 60;
 /** A session in the last third of its life is renewed by the next request it makes (sliding expiry). */
@@ -56,18 +57,9 @@ export type SessionLookup =
   | { status: 'expired' }
   | { status: 'missing' };
 
-/**
- * Finds the session behind a token. `sign` is checked when the token came in a header;
- * the httpOnly cookie path passes `undefined` because a script cannot read that cookie.
- */
-/**
- * The lookup every signed-in request makes, built once per database handle and prepared on
- * the server: drizzle's query building and PostgreSQL's planning are paid once, not per request.
- */
-const sessionLookups = new WeakMap<AppContext['db'], ReturnType<typeof prepareSessionLookup>>();
-
-function prepareSessionLookup(db: AppContext['db']) {
-  return db
+/** The lookup every signed-in request makes (prepared: server/db/prepared.ts). */
+const sessionLookup = preparedPerDatabase((db) =>
+  db
     .select({
       sessionId: sessions.id,
       expiresAt: sessions.expiresAt,
@@ -86,15 +78,13 @@ function prepareSessionLookup(db: AppContext['db']) {
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.tokenHash, sql.placeholder('tokenHash')))
     .limit(1)
-    .prepare('session_lookup');
-}
+    .prepare('session_lookup'),
+);
 
-function sessionLookupStatement(db: AppContext['db']) {
-  let statement = sessionLookups.get(db);
-  if (!statement) sessionLookups.set(db, (statement = prepareSessionLookup(db)));
-  return statement;
-}
-
+/**
+ * Finds the session behind a token. `sign` is checked when the token came in a header;
+ * the httpOnly cookie path passes `undefined` because a script cannot read that cookie.
+ */
 export async function lookupSession(
   ctx: AppContext,
   token: string,
@@ -102,7 +92,7 @@ export async function lookupSession(
   now: Date = new Date(),
 ): Promise<SessionLookup> {
   markPersonal(ctx);
-  const [row] = await sessionLookupStatement(ctx.db).execute({ tokenHash: hashToken(token) });
+  const [row] = await sessionLookup(ctx.db).execute({ tokenHash: hashToken(token) });
   if (!row) return { status: 'expired' };
   if (sign !== undefined && (sign === null || !signMatches(ctx.env.SESSION_SECRET, token, row.id, sign))) {
     return { status: 'expired' };

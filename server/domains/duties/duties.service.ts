@@ -1,7 +1,8 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { translate, type Locale } from '../../../i18n';
 import { dutyRates, dutyTerms, importRegimes, orderDutyLines } from '../../db/schema';
 import type { AppContext } from '../../context';
+import { preparedPerDatabase } from '../../db/prepared';
 import { keptUntilContentChanges } from '../../shared/content-version';
 import { amountView, formatPrice, rateText, type Currency } from '../../shared/money';
 import type { DutiesView } from './duties.schemas';
@@ -83,15 +84,20 @@ export async function saveDutySnapshot(
     .returning();
 }
 
+const dutyLinesOfOrders = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orderDutyLines)
+    .where(sql`${orderDutyLines.orderId} = any(${sql.placeholder('orderIds')})`)
+    .orderBy(asc(orderDutyLines.orderItemId))
+    .prepare('duty_lines_of_orders'),
+);
+
 /** The duty lines of these orders, by order id, in line order. */
 export async function orderDuties(ctx: AppContext, orderIds: readonly number[]): Promise<Map<number, OrderDutyLine[]>> {
   const map = new Map<number, OrderDutyLine[]>();
   if (orderIds.length === 0) return map;
-  const rows = await ctx.db
-    .select()
-    .from(orderDutyLines)
-    .where(inArray(orderDutyLines.orderId, [...orderIds]))
-    .orderBy(asc(orderDutyLines.orderItemId));
+  const rows = await dutyLinesOfOrders(ctx.db).execute({ orderIds: [...orderIds] });
   for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
   return map;
 }

@@ -1,7 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, users } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
+import { preparedPerDatabase } from '../../db/prepared';
 import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
 import { dutiesNote, orderDuties } from '../duties/duties.service';
@@ -69,21 +70,41 @@ export function renderOrderMail(kind: OrderMailKind, data: OrderMailData): Omit<
   };
 }
 
+// Built once: a formatter costs more to make than the rest of the mail's data.
+const DEADLINE_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
+  en: new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+  'zh-cn': new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
+};
+
+const orderWithBuyer = preparedPerDatabase((db) =>
+  db
+    .select({ order: orders, email: users.email, username: users.username })
+    .from(orders)
+    .innerJoin(users, eq(users.id, orders.userId))
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .prepare('order_mail_order'),
+);
+
+const itemsOfOrder = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderItems.id))
+    .prepare('order_mail_items'),
+);
+
 /** Gathers what the mail shows from the order and sends it to the buyer. */
 export async function orderMailData(
   ctx: AppContext,
   orderId: number,
 ): Promise<{ to: string; data: OrderMailData } | null> {
-  const [row] = await ctx.db
-    .select({ order: orders, email: users.email, username: users.username })
-    .from(orders)
-    .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, orderId));
+  const [row] = await orderWithBuyer(ctx.db).execute({ orderId });
   if (!row) return null;
   const { order } = row;
   const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
   const [items, duties, paidWith] = await Promise.all([
-    ctx.db.select().from(orderItems).where(eq(orderItems.orderId, orderId)).orderBy(asc(orderItems.id)),
+    itemsOfOrder(ctx.db).execute({ orderId }),
     orderDuties(ctx, [orderId]),
     paymentThatPaid(ctx, order),
   ]);
@@ -103,12 +124,7 @@ export async function orderMailData(
       orderNo: order.orderNo,
       total: formatPrice({ amountMinor: order.totalMinor, currency }, 'symbol', locale),
       ...(paidWith ? { paid: paidText(paidWithView(paidWith, locale), locale) } : {}),
-      deadline:
-        new Intl.DateTimeFormat(locale === 'zh-cn' ? 'zh-CN' : 'en-GB', {
-          dateStyle: 'medium',
-          timeStyle: 'short',
-          timeZone: 'UTC',
-        }).format(order.paymentDeadline) + ' UTC',
+      deadline: `${DEADLINE_FORMATS[locale].format(order.paymentDeadline)} UTC`,
       items: items.map((item) => ({ name: pickText(item.productName, locale), quantity: item.quantity })),
       ...(dutyLines[0]
         ? {

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory } from '../../db/schema';
+import { preparedPerDatabase } from '../../db/prepared';
 import type { AppContext, Transaction, TransactionContext } from '../../context';
 import { AppError, uniqueViolation } from '../../shared/errors';
 import { returnStock } from '../catalog/stock.service';
@@ -125,16 +126,21 @@ export interface PlacedOrderRows {
   history: Array<typeof orderStatusHistory.$inferSelect>;
 }
 
+const orderByIdempotencyKey = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.userId, sql.placeholder('userId')), eq(orders.idempotencyKey, sql.placeholder('key'))))
+    .limit(1)
+    .prepare('order_by_idempotency_key'),
+);
+
 export async function findOrderByIdempotencyKey(
   ctx: AppContext,
   userId: number,
   key: string,
 ): Promise<OrderRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)))
-    .limit(1);
+  const [row] = await orderByIdempotencyKey(ctx.db).execute({ userId, key });
   return row;
 }
 

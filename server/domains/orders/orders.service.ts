@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { hasMessage, pickText, translate, type Locale } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory, refunds } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
+import { preparedPerDatabase } from '../../db/prepared';
 import { retireStockPages } from '../../shared/content-version';
 import { NotFoundError } from '../../shared/errors';
 import { amountView, formatPrice, isCurrency, rateText, type Currency } from '../../shared/money';
@@ -30,7 +31,6 @@ import type {
   OrderSummary,
   ShipmentView,
 } from './orders.schemas';
-import { onlyRow } from '../../db/rows';
 
 type ItemRow = typeof orderItems.$inferSelect;
 
@@ -92,59 +92,85 @@ function summaryView(order: OrderRow, items: readonly ItemRow[], locale: Locale)
   };
 }
 
+const itemsOfOrders = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orderItems)
+    .where(sql`${orderItems.orderId} = any(${sql.placeholder('orderIds')})`)
+    .orderBy(asc(orderItems.id))
+    .prepare('items_of_orders'),
+);
+
 async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number, ItemRow[]>> {
   const map = new Map<number, ItemRow[]>();
   if (orderIds.length === 0) return map;
-  const rows = await ctx.db
-    .select()
-    .from(orderItems)
-    .where(inArray(orderItems.orderId, orderIds))
-    .orderBy(asc(orderItems.id));
-  for (const row of rows) map.set(row.orderId, [...(map.get(row.orderId) ?? []), row]);
+  for (const row of await itemsOfOrders(ctx.db).execute({ orderIds })) {
+    const lines = map.get(row.orderId);
+    if (lines) lines.push(row);
+    else map.set(row.orderId, [row]);
+  }
   return map;
 }
+
+const itemsWithDutiesStatement = preparedPerDatabase((db) =>
+  db
+    .select({ item: orderItems, duty: dutyLineOfItem() })
+    .from(orderItems)
+    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderItems.id))
+    .prepare('order_items_with_duties'),
+);
 
 /** One order's lines and the duty line each was quoted (none at home), in one statement. */
 async function itemsWithDuties(
   ctx: AppContext,
   orderId: number,
 ): Promise<{ items: ItemRow[]; duties: OrderDutyLine[] }> {
-  const rows = await ctx.db
-    .select({ item: orderItems, duty: dutyLineOfItem() })
-    .from(orderItems)
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.id));
+  const rows = await itemsWithDutiesStatement(ctx.db).execute({ orderId });
   return { items: rows.map((row) => row.item), duties: rows.flatMap((row) => (row.duty ? [row.duty] : [])) };
 }
 
-function tabCondition(tab: OrderListQuery['status']): SQL | undefined {
-  if (tab === 'all') return undefined;
-  if (tab === 'after_sales') return inArray(orders.status, AFTER_SALE_STATUSES);
-  return eq(orders.status, Number(tab));
+/** Which orders a My Orders tab lists: all, one status (the `status` placeholder), or those with an after-sale status. */
+type TabKind = 'all' | 'status' | 'after_sales';
+
+const TAB_CONDITIONS: Record<TabKind, SQL | undefined> = {
+  all: undefined,
+  status: eq(orders.status, sql.placeholder('status')),
+  after_sales: inArray(orders.status, AFTER_SALE_STATUSES),
+};
+
+/** One page of a tab's orders, newest first, each row with the tab's total (`count(*) over ()`). */
+function ordersPageStatement(tab: TabKind) {
+  return preparedPerDatabase((db) =>
+    db
+      .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
+      .from(orders)
+      .where(and(eq(orders.userId, sql.placeholder('userId')), TAB_CONDITIONS[tab]))
+      .orderBy(desc(orders.createdAt), desc(orders.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(`orders_page_${tab}`),
+  );
 }
 
-async function pagedOrders(
+const ORDERS_PAGE: Record<TabKind, ReturnType<typeof ordersPageStatement>> = {
+  all: ordersPageStatement('all'),
+  status: ordersPageStatement('status'),
+  after_sales: ordersPageStatement('after_sales'),
+};
+
+/** `GET /v1/order/list` and My Orders: the buyer's orders, newest first, filtered by tab. */
+export async function listOrders(
   ctx: AppContext,
-  input: { userId: number; page: number; page_size: number; condition?: SQL; locale: Locale },
+  input: { userId: number; query: OrderListQuery; locale: Locale },
 ): Promise<OrderPage> {
-  const where = and(eq(orders.userId, input.userId), input.condition);
-  const rows = await ctx.db
-    .select({ order: orders, total: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(orders)
-    .where(where)
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(input.page_size)
-    .offset((input.page - 1) * input.page_size);
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && input.page > 1) {
-    const counted = onlyRow(
-      await ctx.db
-        .select({ n: sql<number>`count(*)`.mapWith(Number) })
-        .from(orders)
-        .where(where),
-    );
-    total = counted.n;
-  }
+  const { status: tab, page, page_size } = input.query;
+  const statement = ORDERS_PAGE[tab === 'all' || tab === 'after_sales' ? tab : 'status'](ctx.db);
+  const pageOf = (limit: number, offset: number) =>
+    statement.execute({ userId: input.userId, status: Number(tab), limit, offset });
+  const rows = await pageOf(page_size, (page - 1) * page_size);
+  // Past the last page: the tab's total comes from its first row.
+  const total = (rows.length === 0 && page > 1 ? (await pageOf(1, 0))[0]?.total : rows[0]?.total) ?? 0;
   const items = await itemsOf(
     ctx,
     rows.map((row) => row.order.id),
@@ -152,22 +178,9 @@ async function pagedOrders(
   return {
     records: rows.map((row) => summaryView(row.order, items.get(row.order.id) ?? [], input.locale)),
     total,
-    page: input.page,
-    page_size: input.page_size,
+    page,
+    page_size,
   };
-}
-
-/** `GET /v1/order/list`: the buyer's orders, newest first, filtered by tab. */
-export function listOrders(
-  ctx: AppContext,
-  input: { userId: number; query: OrderListQuery; locale: Locale },
-): Promise<OrderPage> {
-  return pagedOrders(ctx, {
-    userId: input.userId,
-    ...input.query,
-    condition: tabCondition(input.query.status),
-    locale: input.locale,
-  });
 }
 
 /** `GET /v1/order/countByStatus`: the numbers on the My Orders tabs. */
@@ -192,14 +205,42 @@ export async function countOrdersByStatus(ctx: AppContext, userId: number): Prom
 
 /** The buyer's own order; someone else's is "not found", never "forbidden". */
 async function ownOrder(ctx: AppContext, userId: number, id: number): Promise<OrderRow> {
-  const [order] = await ctx.db
-    .select()
-    .from(orders)
-    .where(and(eq(orders.id, id), eq(orders.userId, userId)))
-    .limit(1);
+  const [order] = await ownOrderStatement(ctx.db).execute({ userId, id });
   if (!order) throw new NotFoundError('order.notFound');
   return order;
 }
+
+const ownOrderStatement = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, sql.placeholder('id')), eq(orders.userId, sql.placeholder('userId'))))
+    .limit(1)
+    .prepare('own_order'),
+);
+
+const historyOfOrder = preparedPerDatabase((db) =>
+  db
+    .select()
+    .from(orderStatusHistory)
+    .where(eq(orderStatusHistory.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderStatusHistory.id))
+    .prepare('order_history'),
+);
+
+const refundsOfOrder = preparedPerDatabase((db) =>
+  db
+    .select({
+      amountMinor: refunds.amountMinor,
+      chargedAmountMinor: refunds.chargedAmountMinor,
+      chargedCurrency: refunds.chargedCurrency,
+      succeededAt: refunds.succeededAt,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.orderId, sql.placeholder('orderId')), eq(refunds.status, 'succeeded')))
+    .orderBy(asc(refunds.succeededAt), asc(refunds.id))
+    .prepare('order_refunds'),
+);
 
 function shipmentView(order: OrderRow, locale: Locale): ShipmentView | null {
   if (!order.carrierCode || !order.trackingNo) return null;
@@ -222,21 +263,8 @@ export async function getOrderDetail(
   const order = await ownOrder(ctx, input.userId, input.id);
   const [{ items, duties }, history, refunded, paidWith] = await Promise.all([
     itemsWithDuties(ctx, order.id),
-    ctx.db
-      .select()
-      .from(orderStatusHistory)
-      .where(eq(orderStatusHistory.orderId, order.id))
-      .orderBy(asc(orderStatusHistory.id)),
-    ctx.db
-      .select({
-        amountMinor: refunds.amountMinor,
-        chargedAmountMinor: refunds.chargedAmountMinor,
-        chargedCurrency: refunds.chargedCurrency,
-        succeededAt: refunds.succeededAt,
-      })
-      .from(refunds)
-      .where(and(eq(refunds.orderId, order.id), eq(refunds.status, 'succeeded')))
-      .orderBy(asc(refunds.succeededAt), asc(refunds.id)),
+    historyOfOrder(ctx.db).execute({ orderId: order.id }),
+    refundsOfOrder(ctx.db).execute({ orderId: order.id }),
     paymentThatPaid(ctx, order),
   ]);
   return orderDetailView({ order, items, history, refunded, duties, paidWith }, input.locale);

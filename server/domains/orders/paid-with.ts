@@ -1,7 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { translate, type Locale } from '../../../i18n';
 import { payments } from '../../db/schema';
 import type { AppContext } from '../../context';
+import { preparedPerDatabase } from '../../db/prepared';
 import { formatPrice, type Currency } from '../../shared/money';
 import type { PaymentMethodName } from '../../shared/payment-methods';
 import type { PaidWithView } from './orders.schemas';
@@ -24,17 +25,22 @@ export async function paymentThatPaid(
 ): Promise<PaidWith | null> {
   const id = Number(order.paymentId);
   if (!order.paymentId || !Number.isSafeInteger(id)) return null;
-  const [row] = await ctx.db
+  const [row] = await paymentOfOrder(ctx.db).execute({ id, orderId: order.id });
+  return row ?? null;
+}
+
+const paymentOfOrder = preparedPerDatabase((db) =>
+  db
     .select({
       method: payments.method,
       chargedAmountMinor: payments.chargedAmountMinor,
       chargedCurrency: payments.chargedCurrency,
     })
     .from(payments)
-    .where(and(eq(payments.id, id), eq(payments.orderId, order.id)))
-    .limit(1);
-  return row ?? null;
-}
+    .where(and(eq(payments.id, sql.placeholder('id')), eq(payments.orderId, sql.placeholder('orderId'))))
+    .limit(1)
+    .prepare('payment_of_order'),
+);
 
 export function paidWithView(paid: PaidWith, locale: Locale): PaidWithView {
   return {

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { outbox } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { retryDelayMs } from '../../shared/backoff';
+import { preparedPerDatabase } from '../../db/prepared';
 
 /** After this many failed attempts (about a day and a half of backoff) an effect is given up and logged. */
 export const OUTBOX_MAX_ATTEMPTS = 12;
@@ -61,8 +62,16 @@ export async function renewEffectLeases(ctx: AppContext, ids: readonly number[])
     .where(and(inArray(outbox.id, [...ids]), isNull(outbox.doneAt), isNull(outbox.failedAt)));
 }
 
+const effectDone = preparedPerDatabase((db) =>
+  db
+    .update(outbox)
+    .set({ doneAt: sql`now()`, lockedUntil: null, lastError: null })
+    .where(eq(outbox.id, sql.placeholder('id')))
+    .prepare('outbox_effect_done'),
+);
+
 export async function markEffectDone(ctx: AppContext, id: number): Promise<void> {
-  await ctx.db.update(outbox).set({ doneAt: new Date(), lockedUntil: null, lastError: null }).where(eq(outbox.id, id));
+  await effectDone(ctx.db).execute({ id });
 }
 
 /**
