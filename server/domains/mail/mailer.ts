@@ -19,6 +19,9 @@ export interface MailDelivery {
 }
 
 let smtpTransport: { url: string; transport: Transporter } | undefined;
+/** Without SMTP: one transport that renders messages to bytes, and the outbox folders already made (a sale writes hundreds a second). */
+let fileTransport: Transporter | undefined;
+const madeFolders = new Set<string>();
 
 /**
  * One connection per mail (a pool's idle connections kept mail servers, and our tests' fake
@@ -51,16 +54,21 @@ export async function sendMail(ctx: AppContext, mail: OutgoingMail): Promise<Mai
     const info = await transportFor(ctx.env.SMTP_URL).sendMail(message);
     return { messageId: info.messageId };
   }
-  const info = await nodemailer
-    .createTransport({ streamTransport: true, buffer: true, newline: 'unix' })
-    .sendMail(message);
+  fileTransport ??= nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const info = await fileTransport.sendMail(message);
   const outbox = path.join(ctx.env.dataDir, 'outbox');
-  await fs.mkdir(outbox, { recursive: true });
   const file = path.join(
     outbox,
     `${new Date().toISOString().replace(/[:.]/g, '-')}-${Math.random().toString(36).slice(2, 8)}.eml`,
   );
-  await fs.writeFile(file, info.message as Buffer);
+  if (!madeFolders.has(outbox)) await fs.mkdir(outbox, { recursive: true });
+  madeFolders.add(outbox);
+  await fs.writeFile(file, info.message as Buffer).catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'ENOENT') throw error;
+    // The folder was removed while the shop ran (someone emptied DATA_DIR/outbox).
+    await fs.mkdir(outbox, { recursive: true });
+    await fs.writeFile(file, info.message as Buffer);
+  });
   ctx.log.info({ to: mail.to, subject: mail.subject, file }, 'mail written to the local outbox (SMTP_URL is not set)');
   return { messageId: info.messageId, outboxFile: file };
 }
