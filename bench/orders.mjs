@@ -287,9 +287,10 @@ const browsingOk = !browsing || (browsing.ratio >= 0.8 && browsing.ordersFailed 
 const browsingLine = browsing
   ? `\nBrowsing (home in two languages, 7 product pages, the product list): ${browsing.idleRps} req/s idle, ${browsing.busyRps} req/s while ${browsing.ordersPerSecond} orders/s were placed for one of the products = ${(browsing.ratio * 100).toFixed(1)}% (target 80%); p99 ${browsing.idleP99} -> ${browsing.busyP99} ms; ${browsing.ordersFailed} orders failed, ${browsing.non2xx} non-2xx pages`
   : '';
-const allOk = results.length === ROUNDS && results.every((r) => r.ok) && browsingOk;
+const roundsOk = results.length === ROUNDS && results.every((r) => r.ok);
+const allOk = roundsOk && browsingOk;
 console.log(
-  `\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${allOk ? 'OK: exactly' : 'FAILED: not exactly'} ${EXPECTED_ORDERS} orders per round, nothing oversold, no 5xx${browsingLine}`,
+  `\nDatabase: ${database}\nMachine: ${machine}\n${BUYERS} buyers, ${STOCK} in stock, ${ROUNDS} rounds\n\n${table}\n\n${roundsOk ? 'OK: exactly' : 'FAILED: not exactly'} ${EXPECTED_ORDERS} orders per round, nothing oversold, no 5xx${browsingLine}${browsing ? (browsingOk ? ' (met)' : ' (NOT met)') : ''}`,
 );
 if (args.record) {
   fs.appendFileSync(
