@@ -40,6 +40,7 @@ import { visitorRoutes } from './http/routes/visitor.routes';
 import { checkoutRoutes } from './http/routes/checkout.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { OneLineRequestLog } from './http/request-log';
+import { requestLineLogger } from './shared/logger';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
 import { sandboxGatewayRoutes } from './http/routes/sandbox-gateway.routes';
@@ -97,7 +98,7 @@ export async function buildApp({
     // close`), not refused: the balancer sent it there, and a 503 would be ours to answer for.
     return503OnClosing: false,
     requestIdHeader: false,
-    logController: new OneLineRequestLog(),
+    logController: new OneLineRequestLog(requestLineLogger(appContext.log)),
     genReqId: requestIdOf,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors: answerFrameworkError({ bodyLimit: env.BODY_LIMIT_BYTES }),

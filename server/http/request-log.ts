@@ -1,4 +1,5 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
 
 /**
  * One line per request, when it is answered: method, path (addresses masked by the logger's
@@ -8,6 +9,11 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * are tallied instead (response-cache.ts). docs/decisions/0091.
  */
 export class OneLineRequestLog extends LogController {
+  /** `lines`: the logger without redaction that writes the completed lines (logger.ts requestLineLogger). */
+  constructor(private readonly lines?: Logger) {
+    super();
+  }
+
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
@@ -16,7 +22,9 @@ export class OneLineRequestLog extends LogController {
       res: { statusCode: reply.statusCode },
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
     };
+    // An error may carry anything, so its line goes through the redacting request logger.
     if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else if (this.lines) this.lines.info({ reqId: request.id, ...line }, 'request completed');
     else reply.log.info(line, 'request completed');
   }
 }

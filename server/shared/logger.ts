@@ -128,13 +128,34 @@ export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destinati
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
     base: { service: 'shop' },
   };
-  if (destination) return pino(options, destination);
+  if (destination) {
+    const logger = pino(options, destination);
+    outputs.set(logger, destination);
+    return logger;
+  }
   // Written asynchronously: a synchronous write per line held the event loop as long as the
   // request it described (docs/benchmarks.md, issue 13). Exits go through exitOnceLogged.
   const standardOutput = pino.destination({ dest: 1, sync: false });
   const logger = pino(options, standardOutput);
   asynchronousOutputs.set(logger, standardOutput);
+  outputs.set(logger, standardOutput);
   return logger;
+}
+
+/** Where each logger made by createLogger writes. */
+const outputs = new WeakMap<Logger, pino.DestinationStream>();
+
+/**
+ * The logger's twin for the one line per request (server/http/request-log.ts): the same output,
+ * level and serializers, without the redaction pass. That line holds only what the `req`
+ * serializer keeps (method, masked path, address) and the status and time, so none of the
+ * redacted paths can occur in it, and the pass cost about 6% of the CPU of every request the
+ * cache does not answer (docs/benchmarks.md, 2026-11-27 night).
+ */
+export function requestLineLogger(log: Logger): Logger | undefined {
+  const output = outputs.get(log);
+  if (!output) return undefined;
+  return pino({ level: log.level, serializers: { req: serializeRequest }, base: { service: 'shop' } }, output);
 }
 
 const asynchronousOutputs = new WeakMap<Logger, ReturnType<typeof pino.destination>>();

@@ -138,3 +138,56 @@ describe('a page that fails to render', () => {
     expect(sink.text()).not.toContain('erin.private');
   });
 });
+
+describe('the line per request', () => {
+  let server: TestServer;
+  const sink = captureLines();
+
+  beforeAll(async () => {
+    server = await startTestServer({ LOG_LEVEL: 'info' }, { logTo: sink.stream });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('holds the method, the masked path, the status and the time, never a header or a credential', async () => {
+    const response = await server.request('/v1/visitor?email=frank%40example.com', {
+      headers: {
+        cookie: 'access_token=cookie-secret-1; csrf_token=csrf-secret-2',
+        token: 'header-secret-3',
+        sign: 'sign-secret-4',
+        authorization: 'Bearer bearer-secret-5',
+      },
+    });
+    expect(response.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const records = sink.lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const line = records.find(
+      (record) =>
+        record.msg === 'request completed' && String((record.req as { url?: string })?.url).startsWith('/v1/visitor'),
+    );
+    expect(line).toMatchObject({
+      level: 30,
+      service: 'shop',
+      reqId: expect.any(String),
+      req: { method: 'GET', url: '/v1/visitor?email=f***%40example.com', remoteAddress: '127.0.0.1' },
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(Object.keys(line!.req as object).sort()).toEqual(['method', 'remoteAddress', 'remotePort', 'url']);
+    expect(sink.text()).not.toMatch(/(cookie|csrf|header|sign|bearer)-secret-\d|frank@|frank%40/);
+  });
+
+  it('is not written when the log level is above info', async () => {
+    const quiet = captureLines();
+    const warnOnly = await startTestServer({ LOG_LEVEL: 'warn' }, { logTo: quiet.stream });
+    try {
+      expect((await warnOnly.request('/v1/visitor')).status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(quiet.lines.filter((line) => line.includes('request completed'))).toEqual([]);
+    } finally {
+      await warnOnly.close();
+    }
+  });
+});
