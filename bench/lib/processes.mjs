@@ -35,6 +35,17 @@ export async function waitFor(url, timeoutMs = 180_000) {
 }
 
 /**
+ * The node options `npm start` runs the shop with (package.json), e.g. the V8 heap limits of
+ * ADR 0177, so a benchmark measures the process as shipped.
+ */
+export function startScriptNodeOptions() {
+  const start = JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start;
+  const command = /\bnode((?:\s+--[\w-]+(?:=\S+)?)*)\s+build\/app-server\/main\.js/.exec(start);
+  if (!command) throw new Error('package.json "start" no longer runs node build/app-server/main.js');
+  return command[1].split(/\s+/).filter(Boolean);
+}
+
+/**
  * Starts the built shop in production mode on a free port with its own data directory
  * (`env` adds to or overrides the defaults) and waits until it is ready. Its log goes to
  * `logFile` in that directory.
@@ -47,8 +58,12 @@ export async function startBuiltShop({ name, env = {}, dataDir } = {}) {
   // driver would: the benchmark pays for it like a real shop does.
   const logFile = path.join(ownDataDir, 'shop.log');
   const logFd = fs.openSync(logFile, 'a');
-  // BENCH_SHOP_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the shop, not the load generator.
-  const nodeArgs = (process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  // BENCH_SHOP_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the shop, not the load generator;
+  // coming last, its flags override npm start's (V8 takes a flag's last value).
+  const nodeArgs = [
+    ...startScriptNodeOptions(),
+    ...(process.env.BENCH_SHOP_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  ];
   const child = spawn(process.execPath, [...nodeArgs, 'build/app-server/main.js'], {
     env: {
       ...process.env,
