@@ -27,6 +27,17 @@ describe('PageCache', () => {
     expect(cache.get('a', Date.now() + 1_500)).toBeUndefined();
   });
 
+  it('keeps only its own bytes, not the pool slab a small Buffer.from(string) shares', () => {
+    const cache = new PageCache({ ttlMs: 60_000, maxEntries: 10, maxBytes: 1_000_000 });
+    const pooled = Buffer.from('{"code":200,"data":[]}');
+    expect(pooled.buffer.byteLength).toBeGreaterThan(pooled.length);
+    const entry = cache.set('api', { ...page(''), body: pooled });
+    expect(entry.body.buffer.byteLength).toBe(pooled.length);
+    expect(entry.body.equals(pooled)).toBe(true);
+    const big = cache.set('big', page('x'.repeat(8192)));
+    for (const copy of [big.body, big.gzip!, big.brotli!]) expect(copy.buffer.byteLength).toBe(copy.length);
+  });
+
   it('chooses the smallest accepted encoding, the same way for both helpers', () => {
     const cache = new PageCache({ ttlMs: 60_000, maxEntries: 10, maxBytes: 10_000_000 });
     const big = cache.set('big', page('x'.repeat(4096)));

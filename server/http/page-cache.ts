@@ -65,7 +65,7 @@ export class PageCache {
     const entry: CachedPage = {
       status: page.status,
       headers,
-      body: page.body,
+      body: ownBytes(page.body),
       gzip: compressible ? exactCopy(gzipSync(page.body, { level: 6 })) : null,
       brotli: compressible
         ? exactCopy(brotliCompressSync(page.body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 6 } }))
@@ -95,6 +95,14 @@ export class PageCache {
   private sizeOf(entry: CachedPage): number {
     return entry.body.length + (entry.gzip?.length ?? 0) + (entry.brotli?.length ?? 0);
   }
+}
+
+/**
+ * A small Buffer.from(string) (an API answer) is a view into Node's shared 8 KB pool: kept as
+ * it is, each one would hold a whole slab while the budget counted only its own bytes.
+ */
+function ownBytes(body: Buffer): Buffer {
+  return body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? body : exactCopy(body);
 }
 
 /** zlib hands back views into its larger output chunks; a cache entry keeps only its own bytes. */
