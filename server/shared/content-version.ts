@@ -7,6 +7,15 @@ const VERSION_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** Page scopes whose version this process remembers; past it the memory starts over. */
 const MAX_REMEMBERED_SCOPES = 50_000;
 
+/**
+ * Whether what happened `at` is less than LOCAL_CHECK_MS old. A time ahead of `now` (the clock
+ * was set back: NTP, a resumed VM) counts as old, or a remembered version would be kept, and
+ * this process's own sales hidden, until the clock caught up.
+ */
+function withinCheck(at: number, now: number): boolean {
+  return at <= now && now - at < LOCAL_CHECK_MS;
+}
+
 interface Remembered {
   value: string;
   checkedAt: number;
@@ -32,7 +41,7 @@ export type PageScope = `product:${number}` | `group:${number}` | 'home' | 'list
  * configured), and each process re-reads it at most once a second.
  */
 export async function currentContentVersion(ctx: AppContext): Promise<string> {
-  if (local && local.store === ctx.kv && Date.now() - local.checkedAt < LOCAL_CHECK_MS) return local.value;
+  if (local && local.store === ctx.kv && withinCheck(local.checkedAt, Date.now())) return local.value;
   const value = (await ctx.kv.get(KEY)) ?? '0';
   local = { value, checkedAt: Date.now(), store: ctx.kv };
   return value;
@@ -40,7 +49,7 @@ export async function currentContentVersion(ctx: AppContext): Promise<string> {
 
 /** The version this process read less than a second ago, without waiting; undefined when it must be re-read. */
 export function peekContentVersion(ctx: AppContext, now = Date.now()): string | undefined {
-  return local && local.store === ctx.kv && now - local.checkedAt < LOCAL_CHECK_MS ? local.value : undefined;
+  return local && local.store === ctx.kv && withinCheck(local.checkedAt, now) ? local.value : undefined;
 }
 
 export async function bumpContentVersion(ctx: AppContext): Promise<void> {
@@ -63,7 +72,7 @@ export async function currentScopedPageVersion(ctx: AppContext, scope: PageScope
   const content = await currentContentVersion(ctx);
   const scopes = rememberedScopes(ctx);
   let own = scopes.get(scope);
-  if (!own || Date.now() - own.checkedAt >= LOCAL_CHECK_MS) {
+  if (!own || !withinCheck(own.checkedAt, Date.now())) {
     own = { value: (await ctx.kv.get(SCOPE_KEY_PREFIX + scope)) ?? '0', checkedAt: Date.now() };
     scopes.set(scope, own);
   }
@@ -74,7 +83,7 @@ export async function currentScopedPageVersion(ctx: AppContext, scope: PageScope
 export function peekScopedPageVersion(ctx: AppContext, scope: PageScope, now = Date.now()): string | undefined {
   const content = peekContentVersion(ctx, now);
   const own = scopeLocal.store === ctx.kv ? scopeLocal.scopes.get(scope) : undefined;
-  if (content === undefined || !own || now - own.checkedAt >= LOCAL_CHECK_MS) return undefined;
+  if (content === undefined || !own || !withinCheck(own.checkedAt, now)) return undefined;
   return `${content}.${own.value}`;
 }
 
@@ -94,7 +103,7 @@ export async function retirePageScopes(
   await Promise.all(
     [...new Set(scopes)].map(async (scope) => {
       await ctx.kv.increment(SCOPE_KEY_PREFIX + scope, VERSION_TTL_SECONDS);
-      if (atMostOncePerCheck && now - (lastStockRetirement.get(scope) ?? -Infinity) < LOCAL_CHECK_MS) return;
+      if (atMostOncePerCheck && withinCheck(lastStockRetirement.get(scope) ?? -Infinity, now)) return;
       if (lastStockRetirement.size > MAX_REMEMBERED_SCOPES) lastStockRetirement.clear();
       if (atMostOncePerCheck) lastStockRetirement.set(scope, now);
       remembered.delete(scope);
