@@ -40,6 +40,11 @@ import { visitorRoutes } from './http/routes/visitor.routes';
 import { checkoutRoutes } from './http/routes/checkout.routes';
 import { catalogRoutes } from './http/routes/catalog.routes';
 import { OneLineRequestLog } from './http/request-log';
+import {
+  compressSmallBodies,
+  COMPRESSION_THRESHOLD_BYTES,
+  DYNAMIC_BROTLI_QUALITY,
+} from './http/small-body-compression';
 import { requestLineLogger } from './shared/logger';
 import { healthRoutes } from './http/routes/health.routes';
 import { paymentRoutes } from './http/routes/payment.routes';
@@ -121,11 +126,11 @@ export async function buildApp({
   await registerLoadShedding(app, env);
 
   await app.register(cookie);
+  compressSmallBodies(app);
   await app.register(compress, {
-    threshold: 1024,
+    threshold: COMPRESSION_THRESHOLD_BYTES,
     encodings: ['br', 'gzip'],
-    // Default brotli quality (11) costs far more CPU than it saves on dynamic responses.
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } },
   });
   registerRequestContext(app, appContext);
   registerErrorHandling(app, { bodyLimit: env.BODY_LIMIT_BYTES });
