@@ -122,7 +122,7 @@ const SUPPORTED_ENCODINGS = ['br', 'gzip', 'identity'];
  */
 const preferredEncodings = new Map<string, Encoding | undefined>();
 
-function preferredEncoding(acceptEncoding: string): Encoding | undefined {
+export function preferredEncoding(acceptEncoding: string): Encoding | undefined {
   if (preferredEncodings.has(acceptEncoding)) return preferredEncodings.get(acceptEncoding);
   const chosen = negotiate(acceptEncoding.toLowerCase(), SUPPORTED_ENCODINGS);
   const encoding = chosen === 'br' || chosen === 'gzip' ? chosen : undefined;

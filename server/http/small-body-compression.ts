@@ -1,6 +1,6 @@
-import negotiate from '@fastify/accept-negotiator';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
+import { preferredEncoding } from './page-cache';
 
 /** Below this a body is sent as it is (a header or two would outweigh the saving). */
 export const COMPRESSION_THRESHOLD_BYTES = 1024;
@@ -11,7 +11,6 @@ export const DYNAMIC_BROTLI_QUALITY = 4;
 
 const BROTLI_OPTIONS = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } };
 const COMPRESSIBLE = /^text\/(?!event-stream)|(?:\+|\/)json(?:;|$)|(?:\+|\/)xml(?:;|$)/;
-const ENCODINGS = ['br', 'gzip', 'identity'];
 
 function appendVary(current: unknown, field: string): string {
   const vary = typeof current === 'string' ? current : Array.isArray(current) ? current.join(', ') : '';
@@ -37,8 +36,8 @@ export function compressSmallBodies(app: FastifyInstance): void {
     const contentType = reply.getHeader('content-type');
     if (typeof contentType !== 'string' || !COMPRESSIBLE.test(contentType)) return done(null, payload);
     const accepted = request.headers['accept-encoding'];
-    const encoding = accepted ? negotiate(accepted.toLowerCase(), ENCODINGS) : undefined;
-    if (encoding !== 'br' && encoding !== 'gzip') return done(null, payload);
+    const encoding = accepted ? preferredEncoding(accepted) : undefined;
+    if (!encoding) return done(null, payload);
     const body = encoding === 'br' ? brotliCompressSync(payload, BROTLI_OPTIONS) : gzipSync(payload);
     reply.header('content-encoding', encoding);
     reply.header('vary', appendVary(reply.getHeader('vary'), 'Accept-Encoding'));

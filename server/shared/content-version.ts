@@ -103,16 +103,18 @@ export async function retirePageScopes(
   await Promise.all(
     [...new Set(scopes)].map(async (scope) => {
       await ctx.kv.increment(SCOPE_KEY_PREFIX + scope, VERSION_TTL_SECONDS);
-      if (atMostOncePerCheck && withinCheck(lastStockRetirement.get(scope) ?? -Infinity, now)) return;
-      if (lastStockRetirement.size > MAX_REMEMBERED_SCOPES) lastStockRetirement.clear();
-      if (atMostOncePerCheck) lastStockRetirement.set(scope, now);
+      if (atMostOncePerCheck) {
+        if (withinCheck(lastCoalescedRetirement.get(scope) ?? -Infinity, now)) return;
+        if (lastCoalescedRetirement.size >= MAX_REMEMBERED_SCOPES) lastCoalescedRetirement.clear();
+        lastCoalescedRetirement.set(scope, now);
+      }
       remembered.delete(scope);
     }),
   );
 }
 
-/** When this process last retired a scope's pages at once for a stock change (retireStockPages). */
-const lastStockRetirement = new Map<PageScope, number>();
+/** When this process last dropped its copy of a scope's version under `atMostOncePerCheck`. */
+const lastCoalescedRetirement = new Map<PageScope, number>();
 
 /**
  * After an order, a payment or a cancellation: retires the cached pages of the products

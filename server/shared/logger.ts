@@ -121,12 +121,15 @@ function serializeRequest(request: LoggedRequest) {
   };
 }
 
+/** Fields every line starts with. */
+const LINE_BASE = { service: 'shop' };
+
 export function createLogger(env: Pick<Env, 'LOG_LEVEL' | 'NODE_ENV'>, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = {
     level: env.LOG_LEVEL,
     redact: { paths: REDACTED_PATHS, censor },
     serializers: { err: serializeError, error: serializeError, req: serializeRequest },
-    base: { service: 'shop' },
+    base: LINE_BASE,
   };
   if (destination) {
     const logger = pino(options, destination);
@@ -155,7 +158,7 @@ const outputs = new WeakMap<Logger, pino.DestinationStream>();
 export function requestLineLogger(log: Logger): Logger | undefined {
   const output = outputs.get(log);
   if (!output) return undefined;
-  return pino({ level: log.level, serializers: { req: serializeRequest }, base: { service: 'shop' } }, output);
+  return pino({ level: log.level, serializers: { req: serializeRequest }, base: LINE_BASE }, output);
 }
 
 const asynchronousOutputs = new WeakMap<Logger, ReturnType<typeof pino.destination>>();

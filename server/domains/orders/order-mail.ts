@@ -1,6 +1,6 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
-import { orderItems, orders, users } from '../../db/schema';
+import { orders, users } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { preparedPerDatabase } from '../../db/prepared';
 import { formatPrice, isCurrency } from '../../shared/money';
@@ -11,6 +11,7 @@ import { enqueueEffect } from '../outbox/outbox.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import type { OrderMailJob, PaidWithView } from './orders.schemas';
+import { itemsOf } from './orders.service';
 import { paidWithView, paymentThatPaid } from './paid-with';
 
 export type OrderMailKind = OrderMailJob['kind'];
@@ -85,15 +86,6 @@ const orderWithBuyer = preparedPerDatabase((db) =>
     .prepare('order_mail_order'),
 );
 
-const itemsOfOrder = preparedPerDatabase((db) =>
-  db
-    .select()
-    .from(orderItems)
-    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
-    .orderBy(asc(orderItems.id))
-    .prepare('order_mail_items'),
-);
-
 /** Gathers what the mail shows from the order and sends it to the buyer. */
 export async function orderMailData(
   ctx: AppContext,
@@ -104,7 +96,7 @@ export async function orderMailData(
   const { order } = row;
   const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
   const [items, duties, paidWith] = await Promise.all([
-    itemsOfOrder(ctx.db).execute({ orderId }),
+    itemsOf(ctx, [orderId]).then((lines) => lines.get(orderId) ?? []),
     orderDuties(ctx, [orderId]),
     paymentThatPaid(ctx, order),
   ]);

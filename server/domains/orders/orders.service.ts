@@ -101,7 +101,8 @@ const itemsOfOrders = preparedPerDatabase((db) =>
     .prepare('items_of_orders'),
 );
 
-async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number, ItemRow[]>> {
+/** The lines of these orders, by order id, in line order. */
+export async function itemsOf(ctx: AppContext, orderIds: number[]): Promise<Map<number, ItemRow[]>> {
   const map = new Map<number, ItemRow[]>();
   if (orderIds.length === 0) return map;
   for (const row of await itemsOfOrders(ctx.db).execute({ orderIds })) {
