@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -65,12 +64,34 @@ export async function waitForReady(url: string, timeoutMs = 60_000): Promise<voi
   throw new Error(`server at ${url} not ready after ${timeoutMs} ms`);
 }
 
+/**
+ * A port no other test process is using, from below the kernel's ephemeral range (32768 and
+ * up here): a port from that range can be taken as the local end of any outgoing connection
+ * (a database client, a fetch) between being found free and the server listening on it, which
+ * failed a restart test with EADDRINUSE. Each vitest worker draws from its own window of
+ * ports, and a port is checked free on every address before it is handed out.
+ */
 export async function freePort(): Promise<number> {
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
+  const windowStart = PORTS_FROM + ((worker - 1) % WINDOWS) * PORTS_PER_WINDOW;
+  for (let attempt = 0; attempt < PORTS_PER_WINDOW; attempt++) {
+    const port = windowStart + (nextPortInWindow++ % PORTS_PER_WINDOW);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port in ${windowStart}-${windowStart + PORTS_PER_WINDOW - 1}`);
+}
+
+const PORTS_FROM = 20_000;
+const PORTS_PER_WINDOW = 800;
+const WINDOWS = 15;
+let nextPortInWindow = Math.floor(Math.random() * PORTS_PER_WINDOW);
+
+async function canListen(port: number): Promise<boolean> {
   const net = await import('node:net');
   return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    // The shop listens on 0.0.0.0 by default: a port is free only if that address can take it.
+    server.listen(port, '0.0.0.0', () => server.close(() => resolve(true)));
   });
 }
