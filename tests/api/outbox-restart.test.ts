@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { chinaAddress } from '../support/buyers';
 import { decodedMail, startFakeSmtp, type FakeSmtp } from '../support/mail';
 import { prepareBuyingShop } from '../support/persistent-shop';
-import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady, type SpawnedServer } from '../support/spawn-server';
 
 const SESSION_SECRET = 'outbox-restart-session-secret-'.padEnd(48, 'x');
 
@@ -48,7 +48,7 @@ async function placeOrders(
   count: number,
 ) {
   const call = (route: string, body: unknown) =>
-    fetch(`${server.url}${route}`, { method: 'POST', headers: shop.headers, body: JSON.stringify(body) });
+    unshed(() => fetch(`${server.url}${route}`, { method: 'POST', headers: shop.headers, body: JSON.stringify(body) }));
   expect((await call('/v1/useraddress', chinaAddress)).status).toBe(200);
   const orderNumbers: string[] = [];
   for (let placed = 0; placed < count; placed += 20) {

@@ -11,7 +11,7 @@ import { startFakeAlipay, type FakeAlipay } from '../../server/domains/payments/
 import type { AppContext } from '../../server/context';
 import { startHttpForwarder } from '../support/http-forwarder';
 import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
-import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder } from './payments-fixtures';
 
 /**
@@ -59,18 +59,6 @@ async function ownerWithSession(ctx: AppContext) {
     'content-type': 'application/json',
     lang: 'en',
   };
-}
-
-/**
- * A request to a copy that may still be warming up: it sheds load with 503 (nothing done) while
- * its event loop is busy starting, so a shed request is sent again.
- */
-async function served(send: () => Promise<Response>): Promise<Response> {
-  for (let attempt = 1; ; attempt++) {
-    const response = await send();
-    if (response.status !== 503 || attempt === 40) return response;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
 }
 
 async function ready(server: SpawnedServer) {
@@ -159,13 +147,13 @@ describe('alipay payments survive a killed server', { timeout: 300_000 }, () => 
       };
       /** The order's pay status; a fresh copy may shed its first requests (503) while it warms up, so this waits for an answer. */
       const status = async (orderId = shop.orderId) => {
-        const answer = await served(() => fetch(`${front.url}/v1/pay/PayStatus/${orderId}`, { headers: shop.buyer }));
+        const answer = await unshed(() => fetch(`${front.url}/v1/pay/PayStatus/${orderId}`, { headers: shop.buyer }));
         expect(answer.status).toBe(200);
         return ((await answer.json()) as { data: Record<string, unknown> }).data;
       };
       /** Opens an Alipay payment for the order; answers the trade the cashier opened. */
       const payWithAlipay = async (orderId: number) => {
-        const paying = await served(() =>
+        const paying = await unshed(() =>
           fetch(`${front.url}/v1/pay`, {
             method: 'POST',
             headers: shop.buyer,
@@ -178,7 +166,7 @@ describe('alipay payments survive a killed server', { timeout: 300_000 }, () => 
         return [...fake!.trades.keys()].at(-1)!;
       };
       const visit = (address: string) =>
-        served(() => fetch(address, { headers: { cookie: `access_token=${shop.buyer.token}` } }));
+        unshed(() => fetch(address, { headers: { cookie: `access_token=${shop.buyer.token}` } }));
 
       await start();
       // Paid at the cashier, the notify held back: the buyer's return makes the shop ask Alipay, and it dies with the answer.
@@ -217,7 +205,7 @@ describe('alipay payments survive a killed server', { timeout: 300_000 }, () => 
       // A full refund from the console; the gateway refunds, and the shop dies before hearing it.
       killAfterRefund = true;
       const refundKey = `alipay-restart-${process.pid}-${Date.now()}`;
-      const refunding = await served(() =>
+      const refunding = await unshed(() =>
         fetch(`${front.url}/v1/admin/orders/${shop.orderId}/refunds`, {
           method: 'POST',
           headers: shop.owner,

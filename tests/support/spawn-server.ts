@@ -51,6 +51,20 @@ export function spawnServer(env: Record<string, string | undefined>, port: numbe
   };
 }
 
+/**
+ * Sends a request to a spawned copy until it is not shed: a copy still warming up, or one on a
+ * machine busy with other tests, answers 503 with Retry-After (load shedding, nothing done)
+ * while its event loop is behind, and such a request is safe to send again.
+ */
+export async function unshed(send: () => Promise<Response>): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await send();
+    if (response.status !== 503 || !response.headers.has('retry-after') || attempt === 40) return response;
+    await response.arrayBuffer();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
 export async function waitForReady(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
