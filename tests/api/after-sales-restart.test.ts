@@ -16,7 +16,7 @@ import type { AppContext } from '../../server/context';
 import { postgresAdminUrl } from '../support/database';
 import { decodedMail, startFakeSmtp, type FakeSmtp } from '../support/mail';
 import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
-import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { SANDBOX_SECRET } from './payments-fixtures';
 
 /**
@@ -97,11 +97,13 @@ async function call(
   body?: unknown,
 ) {
   const { 'content-type': contentType, ...headers } = shop.headers[as];
-  const answer = await fetch(`${server.url}${route}`, {
-    method,
-    headers: body === undefined ? headers : { ...headers, 'content-type': contentType },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  const answer = await unshed(() =>
+    fetch(`${server.url}${route}`, {
+      method,
+      headers: body === undefined ? headers : { ...headers, 'content-type': contentType },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
   const json = (await answer.json()) as { code: number; msg: string; data: any };
   expect(answer.status, `${method} ${route}: ${json.msg}`).toBe(200);
   return json.data;
@@ -137,7 +139,7 @@ async function approvedCase(server: SpawnedServer, shop: Shop, pay: (orderId: nu
 
 /** The case as its buyer sees it on `server`. */
 async function caseSeen(server: SpawnedServer, shop: Shop, caseId: number) {
-  const answer = await fetch(`${server.url}/v1/after-sale/${caseId}`, { headers: shop.headers.buyer });
+  const answer = await unshed(() => fetch(`${server.url}/v1/after-sale/${caseId}`, { headers: shop.headers.buyer }));
   return ((await answer.json()) as { data: { state: string; refunds: Array<{ status: string }> } }).data;
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startFakePayPal } from '../../server/domains/payments/testing/fake-paypal';
 import { startHttpForwarder } from '../support/http-forwarder';
 import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
-import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder } from './payments-fixtures';
 
 /**
@@ -64,11 +64,13 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
       };
       first = spawnServer({ ...env, PAYPAL_API_BASE: gatewayFront.url }, await freePort());
       await ready(first);
-      const paying = await fetch(`${first.url}/v1/pay`, {
-        method: 'POST',
-        headers: shop.headers,
-        body: JSON.stringify({ order_id: shop.orderId, method: 'paypal' }),
-      });
+      const paying = await unshed(() =>
+        fetch(`${first.url}/v1/pay`, {
+          method: 'POST',
+          headers: shop.headers,
+          body: JSON.stringify({ order_id: shop.orderId, method: 'paypal' }),
+        }),
+      );
       const { redirect_url: redirectUrl } = ((await paying.json()) as { data: { redirect_url: string } }).data;
       const providerRef = new URL(redirectUrl).searchParams.get('token')!;
       paypal.approve(providerRef);
@@ -88,13 +90,13 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
       const status = async () =>
         (
           (await (
-            await fetch(`${second!.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.headers })
+            await unshed(() => fetch(`${second!.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.headers }))
           ).json()) as { data: unknown }
         ).data;
       expect(await status()).toMatchObject({ order_status: 1, pay_status: 1, payment_status: 'pending' });
 
       // The buyer reloads the page: PayPal says the order is completed, nothing is captured again.
-      expect((await fetch(`${second.url}${returnPath}`, { headers: { cookie } })).status).toBe(200);
+      expect((await unshed(() => fetch(`${second.url}${returnPath}`, { headers: { cookie } }))).status).toBe(200);
       expect(await status()).toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
       const captureCalls = paypal.requests.filter((request) => request.path.endsWith('/capture'));
       expect(captureCalls).toHaveLength(1);
@@ -102,11 +104,13 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
 
       // PayPal's webhook of the capture arrives as well: taken, changes nothing.
       const completed = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', providerRef);
-      const delivered = await fetch(`${second.url}/v1/pay/webhook/paypal`, {
-        method: 'POST',
-        headers: completed.headers,
-        body: completed.body,
-      });
+      const delivered = await unshed(() =>
+        fetch(`${second.url}/v1/pay/webhook/paypal`, {
+          method: 'POST',
+          headers: completed.headers,
+          body: completed.body,
+        }),
+      );
       expect(((await delivered.json()) as { data: { outcome: string } }).data.outcome).toBe('stale');
       expect(await status()).toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
     } finally {

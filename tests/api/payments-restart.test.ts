@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buyerWithSession, preparePersistentShop } from '../support/persistent-shop';
-import { freePort, spawnServer, waitForReady, type SpawnedServer } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady, type SpawnedServer } from '../support/spawn-server';
 import { makeOrder, SANDBOX_SECRET } from './payments-fixtures';
 
 const SESSION_SECRET = 'restart-test-session-secret-'.padEnd(48, 'x');
@@ -38,16 +38,24 @@ describe('payments survive a killed server', { timeout: 180_000 }, () => {
         firstPort,
       );
       await waitForReady(first.url);
-      const paying = await fetch(`${first.url}/v1/pay`, {
-        method: 'POST',
-        headers: shop.headers,
-        body: JSON.stringify({ order_id: shop.orderId }),
-      });
+      const paying = await unshed(() =>
+        fetch(`${first.url}/v1/pay`, {
+          method: 'POST',
+          headers: shop.headers,
+          body: JSON.stringify({ order_id: shop.orderId }),
+        }),
+      );
       const { redirect_url: redirectUrl } = (await paying.json()).data as { redirect_url: string };
-      const pressed = await fetch(`${first.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' });
+      const pressed = await unshed(() =>
+        fetch(`${first.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' }),
+      );
       expect(pressed.status).toBe(303);
       const status = async (server: SpawnedServer) =>
-        (await (await fetch(`${server.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.headers })).json()).data;
+        (
+          await (
+            await unshed(() => fetch(`${server.url}/v1/pay/PayStatus/${shop.orderId}`, { headers: shop.headers }))
+          ).json()
+        ).data;
       expect(await status(first)).toMatchObject({ order_status: 1, pay_status: 1, payment_status: 'pending' });
 
       first.child.kill('SIGKILL');
