@@ -65,7 +65,7 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
       first = spawnServer({ ...env, PAYPAL_API_BASE: gatewayFront.url }, await freePort());
       await ready(first);
       const paying = await unshed(() =>
-        fetch(`${first.url}/v1/pay`, {
+        fetch(`${first!.url}/v1/pay`, {
           method: 'POST',
           headers: shop.headers,
           body: JSON.stringify({ order_id: shop.orderId, method: 'paypal' }),
@@ -96,7 +96,7 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
       expect(await status()).toMatchObject({ order_status: 1, pay_status: 1, payment_status: 'pending' });
 
       // The buyer reloads the page: PayPal says the order is completed, nothing is captured again.
-      expect((await unshed(() => fetch(`${second.url}${returnPath}`, { headers: { cookie } }))).status).toBe(200);
+      expect((await unshed(() => fetch(`${second!.url}${returnPath}`, { headers: { cookie } }))).status).toBe(200);
       expect(await status()).toMatchObject({ order_status: 10, pay_status: 2, payment_status: 'succeeded' });
       const captureCalls = paypal.requests.filter((request) => request.path.endsWith('/capture'));
       expect(captureCalls).toHaveLength(1);
@@ -105,7 +105,7 @@ describe('paypal payments survive a killed server', { timeout: 240_000 }, () => 
       // PayPal's webhook of the capture arrives as well: taken, changes nothing.
       const completed = paypal.webhook('PAYMENT.CAPTURE.COMPLETED', providerRef);
       const delivered = await unshed(() =>
-        fetch(`${second.url}/v1/pay/webhook/paypal`, {
+        fetch(`${second!.url}/v1/pay/webhook/paypal`, {
           method: 'POST',
           headers: completed.headers,
           body: completed.body,

@@ -39,7 +39,7 @@ describe('payments survive a killed server', { timeout: 180_000 }, () => {
       );
       await waitForReady(first.url);
       const paying = await unshed(() =>
-        fetch(`${first.url}/v1/pay`, {
+        fetch(`${first!.url}/v1/pay`, {
           method: 'POST',
           headers: shop.headers,
           body: JSON.stringify({ order_id: shop.orderId }),
@@ -47,7 +47,7 @@ describe('payments survive a killed server', { timeout: 180_000 }, () => {
       );
       const { redirect_url: redirectUrl } = (await paying.json()).data as { redirect_url: string };
       const pressed = await unshed(() =>
-        fetch(`${first.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' }),
+        fetch(`${first!.url}${redirectUrl}/pay`, { method: 'POST', redirect: 'manual' }),
       );
       expect(pressed.status).toBe(303);
       const status = async (server: SpawnedServer) =>
