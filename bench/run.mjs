@@ -62,23 +62,28 @@ for (const [name, script] of [
   process.exit(run.status ?? 1);
 }
 
+// Issue 13's bars with the shipped default configuration (request logging on): cached pages
+// at least 45% of the bare route, the catalogue API at least 60%.
+const PAGE_MIN_RATIO = 0.45;
+const API_MIN_RATIO = 0.6;
+
 /** What we measure; targets whose path does not answer 200 yet (a later issue's endpoint) are skipped. */
 const TARGETS = [
-  { name: 'home (SSR, zh-cn)', path: '/zh-cn/', minRatio: 0.4 },
-  { name: 'home (SSR, en)', path: '/en/', minRatio: 0.4 },
-  { name: 'content page (SSR)', path: '/en/faq', minRatio: 0.4 },
-  { name: 'GET /v1/siteManage', path: '/v1/siteManage', minRatio: 0.6 },
-  { name: 'GET /v1/good/list', path: '/v1/good/list', minRatio: 0.6 },
-  { name: 'product page (SSR)', path: '/en/product/1', minRatio: 0.4 },
+  { name: 'home (SSR, zh-cn)', path: '/zh-cn/', minRatio: PAGE_MIN_RATIO },
+  { name: 'home (SSR, en)', path: '/en/', minRatio: PAGE_MIN_RATIO },
+  { name: 'content page (SSR)', path: '/en/faq', minRatio: PAGE_MIN_RATIO },
+  { name: 'GET /v1/siteManage', path: '/v1/siteManage', minRatio: API_MIN_RATIO },
+  { name: 'GET /v1/good/list', path: '/v1/good/list', minRatio: API_MIN_RATIO },
+  { name: 'product page (SSR)', path: '/en/product/1', minRatio: PAGE_MIN_RATIO },
   // The page a signed-in buyer's browser asks for: catalogue pages never read the session
   // (ADR 0092), so any session cookie takes the same path as a real one.
   {
     name: 'product page (signed in)',
     path: '/en/product/1',
     headers: { cookie: 'access_token=bench-session; signed_in=1' },
-    minRatio: 0.4,
+    minRatio: PAGE_MIN_RATIO,
   },
-  { name: 'GET /v1/good/{id}', path: '/v1/good/1', minRatio: 0.6 },
+  { name: 'GET /v1/good/{id}', path: '/v1/good/1', minRatio: API_MIN_RATIO },
 ];
 const MAX_P99_MS = 50;
 
