@@ -36,6 +36,7 @@ const ORDERS_PER_BUYER = Number(args.orders ?? 10);
 const SESSION_SECRET = 'bench-private-secret-'.padEnd(48, 'x');
 /** Issue 13's targets: My Orders at 1,500 req/s with p99 under 50 ms; every private answer's p99 under 50 ms. */
 const MY_ORDERS_TARGET_RPS = 1_500;
+const SIGNED_IN_MIN_SHARE = 0.9;
 const MAX_P99_MS = 50;
 /** One server process under these loads stays under this resident memory. */
 const MAX_RSS_MB = 250;
@@ -132,7 +133,16 @@ try {
       { name: 'account page', path: '/en/my/account', headers: cookie },
       { name: 'GET /v1/visitor (every page, signed in)', path: '/v1/visitor', headers: cookie },
       { name: 'GET /v1/order/list (API)', path: '/v1/order/list?page=1&page_size=10', headers: apiHeaders },
-      { name: 'product page, signed in (real session)', path: '/en/product/1', headers: cookie },
+      // Issue 13: the signed-in product page serves at least 90% of the anonymous one; each round
+      // measures the two back to back, and the share is the median of the rounds' shares.
+      { name: 'product page, anonymous', path: '/en/product/1', headers: {} },
+      {
+        name: 'product page, signed in (real session)',
+        path: '/en/product/1',
+        headers: cookie,
+        shareOf: 'product page, anonymous',
+        minShare: SIGNED_IN_MIN_SHARE,
+      },
     ];
     if (args.only) targets.splice(0, targets.length, ...targets.filter((target) => target.name.includes(args.only)));
     for (const target of targets) {
@@ -156,15 +166,23 @@ try {
       const rps = median(target.rounds.map((r) => r.rps));
       const p99 = Math.max(...target.rounds.map((r) => r.p99));
       const failures = target.rounds.reduce((sum, r) => sum + r.non2xx + r.errors, 0);
-      const ok = p99 < MAX_P99_MS && failures === 0 && (!target.minRps || rps >= target.minRps);
+      const compared = targets.find((other) => other.name === target.shareOf);
+      const share = compared ? median(target.rounds.map((r, index) => r.rps / compared.rounds[index].rps)) : undefined;
+      const ok =
+        p99 < MAX_P99_MS &&
+        failures === 0 &&
+        (!target.minRps || rps >= target.minRps) &&
+        (share === undefined || share >= target.minShare);
+      const shareText =
+        share === undefined ? '' : `${(share * 100).toFixed(0)}% of anonymous (>= ${target.minShare * 100}%), `;
       return {
-        line: `| ${target.name} | ${Math.round(rps)} | ${median(target.rounds.map((r) => r.p50))} | ${p99} | ${Math.round(median(target.rounds.map((r) => r.ceiling)))} | ${(median(target.rounds.map((r) => r.ratio)) * 100).toFixed(1)}% | ${failures} | ${target.minRps ? `>= ${target.minRps} req/s, ` : ''}p99 < ${MAX_P99_MS} ms ${ok ? 'met' : 'NOT met'} |`,
+        line: `| ${target.name} | ${Math.round(rps)} | ${median(target.rounds.map((r) => r.p50))} | ${p99} | ${Math.round(median(target.rounds.map((r) => r.ceiling)))} | ${(median(target.rounds.map((r) => r.ratio)) * 100).toFixed(1)}% | ${failures} | ${shareText}${target.minRps ? `>= ${target.minRps} req/s, ` : ''}p99 < ${MAX_P99_MS} ms ${ok ? 'met' : 'NOT met'} |`,
         ok,
       };
     });
     const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
     const table = [
-      '| target (signed in, real session) | req/s | p50 ms | p99 ms | ceiling req/s | ratio | non-2xx + errors | target |',
+      '| target (a real session where signed in) | req/s | p50 ms | p99 ms | ceiling req/s | ratio | non-2xx + errors | target |',
       '|---|---:|---:|---:|---:|---:|---:|---|',
       ...rows.map((row) => row.line),
     ].join('\n');
