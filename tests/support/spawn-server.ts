@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { OVERLOAD_RETRY_AFTER_SECONDS } from '../../server/http/load-shedding';
 
 export interface SpawnedServer {
   child: ChildProcess;
@@ -53,13 +54,16 @@ export function spawnServer(env: Record<string, string | undefined>, port: numbe
 
 /**
  * Sends a request to a spawned copy until it is not shed: a copy still warming up, or one on a
- * machine busy with other tests, answers 503 with Retry-After (load shedding, nothing done)
- * while its event loop is behind, and such a request is safe to send again.
+ * machine busy with other tests, answers 503 with load shedding's Retry-After (nothing done)
+ * while its event loop is behind, and such a request is safe to send again. Any other 503 (the
+ * database unavailable) is answered to the test as it came.
  */
 export async function unshed(send: () => Promise<Response>): Promise<Response> {
   for (let attempt = 1; ; attempt++) {
     const response = await send();
-    if (response.status !== 503 || !response.headers.has('retry-after') || attempt === 40) return response;
+    const shed =
+      response.status === 503 && response.headers.get('retry-after') === String(OVERLOAD_RETRY_AFTER_SECONDS);
+    if (!shed || attempt === 40) return response;
     await response.arrayBuffer();
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
