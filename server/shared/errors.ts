@@ -144,3 +144,16 @@ export function uniqueViolation(error: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The CHECK constraint a write broke (PostgreSQL 23514), or undefined when that is not what
+ * happened: a statement that writes several tables refuses through its constraints (stock
+ * below zero, a coupon used past its limit) and the caller names the refusal from this.
+ */
+export function checkViolation(error: unknown): string | undefined {
+  for (const current of errorChain(error)) {
+    if (current.code !== '23514') continue;
+    return current.constraint ?? /check constraint "([^"]+)"/.exec(current.message ?? '')?.[1] ?? 'unknown';
+  }
+  return undefined;
+}

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cartItems, coupons, orderItems, orders, products, productSkus } from '../../server/db/schema';
 import { onlyRow } from '../../server/db/rows';
 import { userCartKey } from '../../server/domains/cart/cart.service';
-import { nextOrderNo } from '../../server/domains/orders/order-numbers';
+import { nextOrderNo, orderNoDay } from '../../server/domains/orders/order-numbers';
 import { chinaAddress, makeBuyer, prepareSku, stockOf, usAddress, type Buyer } from '../support/buyers';
 import { useTestApp } from '../support/test-server';
 
@@ -431,7 +431,7 @@ describe('POST /v2/order', () => {
 });
 
 async function drawOrderNo(now: Date): Promise<string> {
-  const result = await server.ctx.db.execute(sql`select ${nextOrderNo(now)} as order_no`);
+  const result = await server.ctx.db.execute(sql`select ${nextOrderNo(orderNoDay(now))} as order_no`);
   return onlyRow((result as unknown as { rows: { order_no: string }[] }).rows).order_no;
 }
 

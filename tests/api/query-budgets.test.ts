@@ -14,10 +14,12 @@ import { useTestServer } from '../support/test-server';
 const server = useTestServer();
 let buyer: Buyer & { addressId: number };
 let orderId: number;
+let skuId: number;
 
 beforeAll(async () => {
   buyer = await makeShopper(server);
   const sku = await prepareSku(server, { stock: 100 });
+  skuId = sku.id;
   orderId = (await placeOrderFor(buyer, sku.id, 2)).id;
   await placeOrderFor(buyer, sku.id, 1);
   const added = await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 1 } });
@@ -83,5 +85,22 @@ describe('database statements a signed-in buyer costs', () => {
   it('checks the session with one indexed lookup by token hash', async () => {
     const [first] = await statementsOf('/v1/visitor', 'headers');
     expect(first).toMatch(/from "sessions" inner join "users" .* where "sessions"\."token_hash" = \$1 limit \$2$/);
+  });
+
+  it('places an order in one statement after its reads: no BEGIN, no COMMIT', async () => {
+    const place = () =>
+      server.app.inject({
+        method: 'POST',
+        url: '/v2/order',
+        headers: { ...buyer.headers, 'content-type': 'application/json' },
+        payload: { items: [{ sku_id: skuId, quantity: 1 }] },
+      });
+    await place();
+    const { result, statements } = await tallyQueries(place);
+    expect(result.statusCode, result.body).toBe(200);
+    expect(statements.filter((statement) => /^(begin|commit|rollback)\b/i.test(statement))).toEqual([]);
+    expect(statements.filter((statement) => statement.startsWith('with "placed_order" as'))).toHaveLength(1);
+    // Session, the SKUs, the default address, then the placement; settings, rates and shipping rules are in memory.
+    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(4);
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import { pickText, translate, type Locale } from '../../../i18n';
 import { cartItems } from '../../db/schema';
 import { preparedPerDatabase } from '../../db/prepared';
@@ -235,9 +235,14 @@ export async function mergeGuestCart(ctx: AppContext, input: { guestCartId: stri
 }
 
 /** Removes the given SKUs from a cart (after they were ordered). */
-export async function removeCartLines(db: AppContext['db'], cartKey: CartKey, skuIds: number[]): Promise<void> {
-  if (skuIds.length === 0) return;
-  await db.delete(cartItems).where(and(eq(cartItems.cartKey, cartKey), inArray(cartItems.skuId, skuIds)));
+/**
+ * Removes the ordered SKUs from a cart as part of one statement (checkout's place-order):
+ * `cartKey` (null: the order did not come from a cart) and `lines`, a JSON array of `{"sku_id"}`.
+ */
+export function removeCartLinesWrite(cartKey: SQL, lines: SQL): SQL {
+  return sql`delete from ${cartItems} where ${cartItems.cartKey} = ${cartKey}::text
+    and ${cartItems.skuId} in (select sku_id from jsonb_to_recordset(${lines}::jsonb) as ordered(sku_id integer))
+    returning ${cartItems.skuId}`;
 }
 
 export async function cartLines(

@@ -1,6 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { products, productSkus } from '../../db/schema';
-import type { TransactionContext } from '../../context';
+import type { AppContext, TransactionContext } from '../../context';
+import { checkViolation } from '../../shared/errors';
 
 export interface StockLine {
   skuId: number;
@@ -35,6 +36,51 @@ export async function takeStock(
     if (taken.stock === 0) soldOut = true;
   }
   return { soldOut };
+}
+
+/**
+ * Taking stock as parts of one statement (checkout's place-order), from `lines`, a JSON array
+ * of `{"sku_id", "quantity"}`. `lock` locks the SKUs' rows in ascending id order, so two orders
+ * for the same SKUs can never deadlock; `take`, given the name `lock` runs under, takes the
+ * quantities and returns each SKU's id and what it has left. A quantity larger than the stock
+ * fails the whole statement on `CHECK (stock >= 0)`: see `isStockShort`.
+ */
+export function takeStockWrites(lines: SQL) {
+  return {
+    lock: sql`select ${productSkus.id}, wanted.quantity from ${productSkus}
+      join jsonb_to_recordset(${lines}::jsonb) as wanted(sku_id integer, quantity integer) on wanted.sku_id = ${productSkus.id}
+      order by ${productSkus.id} for update of ${productSkus}`,
+    take: (locked: SQL) => sql`update ${productSkus}
+      set stock = ${productSkus.stock} - locked.quantity, updated_at = now()
+      from ${locked} as locked where ${productSkus.id} = locked.id
+      returning ${productSkus.id}, ${productSkus.stock}`,
+  };
+}
+
+/** The statement failed because some SKU had less than was asked of it (see `takeStockWrites`). */
+export function isStockShort(error: unknown): boolean {
+  return checkViolation(error) === 'product_skus_stock_non_negative';
+}
+
+/** The first of these lines, in ascending SKU order, that the shelf cannot fill now, with what its SKU has left. */
+export async function shortLine(
+  ctx: AppContext,
+  lines: readonly StockLine[],
+): Promise<{ skuId: number; stock: number } | undefined> {
+  const rows = await ctx.db
+    .select({ id: productSkus.id, stock: productSkus.stock })
+    .from(productSkus)
+    .where(
+      inArray(
+        productSkus.id,
+        lines.map((line) => line.skuId),
+      ),
+    );
+  const stockOf = new Map(rows.map((row) => [row.id, row.stock]));
+  const short = [...lines]
+    .sort((a, b) => a.skuId - b.skuId)
+    .find((line) => (stockOf.get(line.skuId) ?? 0) < line.quantity);
+  return short && { skuId: short.skuId, stock: stockOf.get(short.skuId) ?? 0 };
 }
 
 /**

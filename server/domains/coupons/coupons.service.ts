@@ -1,8 +1,9 @@
-import { and, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { coupons } from '../../db/schema';
 import type { Database } from '../../db/client';
 import type { TransactionContext } from '../../context';
+import { checkViolation } from '../../shared/errors';
 
 export type Coupon = typeof coupons.$inferSelect;
 
@@ -39,16 +40,18 @@ export function evaluateCoupon(coupon: Coupon | undefined, goodsMinor: number, n
 }
 
 /**
- * Counts one use inside the order's transaction; false when the limit was reached
- * meanwhile (the guard and the check constraint make overuse impossible).
+ * Counts one use of the coupon `couponId` (null: none) as part of one statement (checkout's
+ * place-order). A use past the coupon's limit fails the whole statement on its CHECK
+ * constraint: see `isCouponUsedUp`.
  */
-export async function claimCouponUse(ctx: TransactionContext, couponId: number): Promise<boolean> {
-  const claimed = await ctx.db
-    .update(coupons)
-    .set({ usedCount: sql`${coupons.usedCount} + 1` })
-    .where(and(eq(coupons.id, couponId), or(isNull(coupons.usageLimit), lt(coupons.usedCount, coupons.usageLimit))))
-    .returning({ id: coupons.id });
-  return claimed.length === 1;
+export function claimCouponUseWrite(couponId: SQL): SQL {
+  return sql`update ${coupons} set used_count = ${coupons.usedCount} + 1
+    where ${coupons.id} = ${couponId}::integer returning ${coupons.id}`;
+}
+
+/** The statement failed because the coupon's last use was taken first (see `claimCouponUseWrite`). */
+export function isCouponUsedUp(error: unknown): boolean {
+  return checkViolation(error) === 'coupons_usage_within_limit';
 }
 
 /** Gives one use back (a cancelled order), inside the caller's transaction; never below zero. */

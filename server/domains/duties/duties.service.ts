@@ -1,7 +1,8 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { translate, type Locale } from '../../../i18n';
 import { dutyRates, dutyTerms, importRegimes, orderDutyLines } from '../../db/schema';
 import type { AppContext } from '../../context';
+import { insertJsonRows, jsonRow } from '../../db/json-rows';
 import { preparedPerDatabase } from '../../db/prepared';
 import { keptUntilContentChanges } from '../../shared/content-version';
 import { amountView, formatPrice, rateText, type Currency } from '../../shared/money';
@@ -59,29 +60,33 @@ export async function quoteDuties(ctx: AppContext, input: DutyQuoteInput): Promi
   );
 }
 
-/** The quote's lines as the order keeps them, for the order items just inserted (matched by SKU). */
-export function dutySnapshot(
-  quote: DutyQuote,
-  orderId: number,
-  items: ReadonlyArray<{ id: number; skuId: number }>,
-): Array<Omit<OrderDutyLine, 'id'>> {
-  return quoteLines(quote).map(({ skuId, ...line }) => {
-    const item = items.find((candidate) => candidate.skuId === skuId);
-    if (!item) throw new Error(`duty line for SKU ${skuId} has no order item`);
-    return { ...line, orderId, orderItemId: item.id };
-  });
+/** The quote's lines as the order keeps them, as the JSON parameter of `dutySnapshotWrite` (empty without duties). */
+export function dutySnapshotRows(quote: DutyQuote | null): string {
+  const rows = quote
+    ? quoteLines(quote).map(({ skuId, ...line }) => ({ ...jsonRow(orderDutyLines, line), sku_id: skuId }))
+    : [];
+  return JSON.stringify(rows);
 }
 
-/** Stores an order's duty lines in the order's transaction; they are never recomputed. */
-export async function saveDutySnapshot(
-  ctx: AppContext,
-  rows: ReadonlyArray<Omit<OrderDutyLine, 'id'>>,
-): Promise<OrderDutyLine[]> {
-  if (rows.length === 0) return [];
-  return ctx.db
-    .insert(orderDutyLines)
-    .values([...rows])
-    .returning();
+const SNAPSHOT_COLUMNS = (Object.keys(getTableColumns(orderDutyLines)) as Array<keyof OrderDutyLine>).filter(
+  (key) => key !== 'id' && key !== 'orderId' && key !== 'orderItemId',
+);
+
+/**
+ * Stores an order's duty lines as part of the statement that places it (checkout's
+ * place-order); they are never recomputed. `rows` are `dutySnapshotRows`; each is matched by
+ * SKU to its line in `orderLines` (a relation with `id` and `sku_id`), of the order `orderId`.
+ */
+export function dutySnapshotWrite(parameters: { rows: SQL; orderId: SQL; orderLines: SQL }): SQL {
+  return insertJsonRows(orderDutyLines, {
+    rows: parameters.rows,
+    columns: SNAPSHOT_COLUMNS,
+    computed: {
+      orderId: parameters.orderId,
+      orderItemId: sql`(select line.id from ${parameters.orderLines} as line
+        where line.sku_id = (source.item->>'sku_id')::integer)`,
+    },
+  });
 }
 
 const dutyLinesOfOrders = preparedPerDatabase((db) =>

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
 import { orders, users } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
@@ -7,7 +7,7 @@ import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
 import { dutiesNote, orderDuties } from '../duties/duties.service';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
-import { enqueueEffect } from '../outbox/outbox.service';
+import { enqueueEffect, enqueueEffectsWrite } from '../outbox/outbox.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import type { OrderMailJob, PaidWithView } from './orders.schemas';
@@ -156,8 +156,22 @@ export async function enqueueOrderMail(ctx: TransactionContext, job: OrderMailJo
   await enqueueEffect(ctx, {
     topic: ORDER_MAIL_TOPIC,
     payload: job,
-    dedupeKey: `order-mail:${job.orderId}:${job.kind}`,
+    dedupeKey: orderMailDedupeKey(job),
   });
+}
+
+const orderMailDedupeKey = (job: OrderMailJob) => `order-mail:${job.orderId}:${job.kind}`;
+
+/**
+ * `enqueueOrderMail` as part of one statement (checkout's place-order), for each order in
+ * `placedOrders` (a relation with an `id` column); its dedupe key is the same.
+ */
+export function orderMailWrite(placedOrders: SQL, kind: OrderMailKind): SQL {
+  return enqueueEffectsWrite(
+    ORDER_MAIL_TOPIC,
+    sql`select jsonb_build_object('orderId', placed.id, 'kind', ${kind}::text) as payload,
+      'order-mail:' || placed.id || ':' || ${kind}::text as dedupe_key from ${placedOrders} as placed`,
+  );
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory } from '../../db/schema';
+import { insertJsonRows, jsonRow, rowFromJson, rowsFromJson } from '../../db/json-rows';
 import { preparedPerDatabase } from '../../db/prepared';
 import type { AppContext, Transaction, TransactionContext } from '../../context';
 import { AppError, uniqueViolation } from '../../shared/errors';
@@ -78,45 +79,92 @@ export async function releaseOrderHolds(ctx: TransactionContext, order: OrderRow
   return { productIds: lines.map((line) => line.productId), backInStock };
 }
 
-export type NewOrder = Omit<typeof orders.$inferInsert, 'id' | 'status' | 'payStatus' | 'orderNo'> & {
-  /** A literal, or the SQL that draws the next number (order-numbers.ts). */
-  orderNo: string | SQL<string>;
-};
+export type NewOrder = Omit<typeof orders.$inferInsert, 'id' | 'status' | 'payStatus' | 'orderNo'>;
 export type NewOrderLine = Omit<typeof orderItems.$inferInsert, 'id' | 'orderId'>;
 
+/** The columns a placed order is written with; the others keep their defaults until later in its life. */
+const PLACED_ORDER_COLUMNS = [
+  'userId',
+  'status',
+  'payStatus',
+  'locale',
+  'currency',
+  'goodsAmountMinor',
+  'shippingFeeMinor',
+  'discountMinor',
+  'dutiesMinor',
+  'totalMinor',
+  'displayCurrency',
+  'displayRateMicros',
+  'displayTotalMinor',
+  'couponId',
+  'couponCode',
+  'address',
+  'notes',
+  'idempotencyKey',
+  'paymentDeadline',
+  'createdAt',
+  'updatedAt',
+] as const satisfies ReadonlyArray<keyof typeof orders.$inferInsert>;
+const ORDER_LINE_COLUMNS = [
+  'productId',
+  'skuId',
+  'skuCode',
+  'productName',
+  'skuProperties',
+  'image',
+  'unitPriceMinor',
+  'quantity',
+  'lineTotalMinor',
+  'weightGrams',
+] as const satisfies ReadonlyArray<keyof NewOrderLine>;
+const HISTORY_COLUMNS = ['fromStatus', 'toStatus', 'payStatus', 'actor', 'note', 'createdAt'] as const;
+
 /**
- * Records a placed order in the caller's transaction: the order (status 1, pay status 1),
- * its lines and the first history row. A second order with the same buyer and idempotency
- * key fails on the unique index (see `isRepeatedIdempotencyKey`); a concurrent one waits here.
+ * A placed order's rows as the JSON parameters of `placedOrderWrites`: the order (status 1,
+ * pay status 1), its lines in the buyer's order, and its first history entry.
  */
-export async function insertPlacedOrder(
-  ctx: TransactionContext,
-  order: NewOrder,
-  lines: readonly NewOrderLine[],
-): Promise<PlacedOrderRows> {
-  const [created] = await ctx.db
-    .insert(orders)
-    .values({ ...order, status: ORDER_STATUS.pendingPayment, payStatus: PAY_STATUS.pending })
-    .returning();
-  if (!created) throw new Error('order insert returned no row');
-  // The rows come back from their inserts, so the new order's detail needs no read-back.
-  const items = await ctx.db
-    .insert(orderItems)
-    .values(lines.map((line) => ({ ...line, orderId: created.id })))
-    .returning();
-  const history = await ctx.db
-    .insert(orderStatusHistory)
-    .values({
-      orderId: created.id,
-      fromStatus: null,
-      toStatus: ORDER_STATUS.pendingPayment,
-      payStatus: PAY_STATUS.pending,
-      actor: 'buyer',
-      note: 'order.history.placed',
-      createdAt: order.createdAt,
-    })
-    .returning();
-  return { order: created, items, history };
+export function placedOrderRows(order: NewOrder, lines: readonly NewOrderLine[]) {
+  const status = { status: ORDER_STATUS.pendingPayment, payStatus: PAY_STATUS.pending };
+  const history = {
+    fromStatus: null,
+    toStatus: ORDER_STATUS.pendingPayment,
+    payStatus: PAY_STATUS.pending,
+    actor: 'buyer',
+    note: 'order.history.placed',
+    createdAt: order.createdAt,
+  };
+  return {
+    order: JSON.stringify([jsonRow(orders, { ...order, ...status })]),
+    lines: JSON.stringify(lines.map((line) => jsonRow(orderItems, line))),
+    history: JSON.stringify([jsonRow(orderStatusHistory, history)]),
+  };
+}
+
+/**
+ * The inserts that record a placed order, as parts of one statement (checkout's place-order):
+ * `order` writes the order row with the number `orderNo` draws; `lines` and `history` take the
+ * new order's id from `orderId`, which reads what `order` returned. A second order with the same
+ * buyer and idempotency key fails on the unique index (see `isRepeatedIdempotencyKey`).
+ */
+export function placedOrderWrites(parameters: { order: SQL; lines: SQL; history: SQL; orderNo: SQL; orderId: SQL }) {
+  return {
+    order: insertJsonRows(orders, {
+      rows: parameters.order,
+      columns: PLACED_ORDER_COLUMNS,
+      computed: { orderNo: parameters.orderNo },
+    }),
+    lines: insertJsonRows(orderItems, {
+      rows: parameters.lines,
+      columns: ORDER_LINE_COLUMNS,
+      computed: { orderId: parameters.orderId },
+    }),
+    history: insertJsonRows(orderStatusHistory, {
+      rows: parameters.history,
+      columns: HISTORY_COLUMNS,
+      computed: { orderId: parameters.orderId },
+    }),
+  };
 }
 
 /** A just placed order as stored: its row, its lines in order and its first history entry. */
@@ -124,6 +172,15 @@ export interface PlacedOrderRows {
   order: OrderRow;
   items: Array<typeof orderItems.$inferSelect>;
   history: Array<typeof orderStatusHistory.$inferSelect>;
+}
+
+/** The rows `placedOrderWrites` returned, read back from JSON. */
+export function placedOrderFromJson(json: { order: unknown; lines: unknown; history: unknown }): PlacedOrderRows {
+  return {
+    order: rowFromJson(orders, json.order),
+    items: rowsFromJson(orderItems, json.lines),
+    history: rowsFromJson(orderStatusHistory, json.history),
+  };
 }
 
 const orderByIdempotencyKey = preparedPerDatabase((db) =>

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { outbox } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { retryDelayMs } from '../../shared/backoff';
@@ -30,6 +30,17 @@ export interface ClaimedEffect {
 /** Writes an effect in the caller's transaction: it happens if and only if the change commits. */
 export async function enqueueEffect(ctx: TransactionContext, entry: OutboxEntry): Promise<void> {
   await ctx.db.insert(outbox).values(entry).onConflictDoNothing({ target: outbox.dedupeKey });
+}
+
+/**
+ * Writes effects as part of one statement whose other parts made the change: `effects` is a
+ * query answering `payload` (jsonb) and `dedupe_key` columns, one row per effect of `topic`.
+ * Like `enqueueEffect`, they happen if and only if the statement commits.
+ */
+export function enqueueEffectsWrite(topic: string, effects: SQL): SQL {
+  return sql`insert into ${outbox} (topic, payload, dedupe_key)
+    select ${topic}::text, effect.payload, effect.dedupe_key from (${effects}) as effect
+    on conflict (dedupe_key) do nothing returning ${outbox.id}`;
 }
 
 /**
