@@ -6,7 +6,7 @@ import { isStockShort } from '../../server/domains/catalog/stock.service';
 import { placeOrderStatement, type PlacementParameters } from '../../server/domains/checkout/place-order.statement';
 import { isCouponUsedUp } from '../../server/domains/coupons/coupons.service';
 import { enqueueOrderMail } from '../../server/domains/orders/order-mail';
-import { placedOrderRows } from '../../server/domains/orders/order-state';
+import { placedOrderFromJson, placedOrderRows } from '../../server/domains/orders/order-state';
 import { chinaAddress, makeBuyer, prepareSku, stockOf, type Buyer } from '../support/buyers';
 import { useTestApp } from '../support/test-server';
 
@@ -142,6 +142,18 @@ describe('placing an order in one statement', () => {
     expect(answer!.lines).toEqual([
       expect.objectContaining({ order_id: order!.id, sku_id: sku.id, quantity: 3, line_total_minor: 30_000 }),
     ]);
+    // Read back from JSON in the shape a drizzle select gives: Dates, parsed JSON columns, numbers.
+    const written = placedOrderFromJson(answer!);
+    expect(written.order).toMatchObject({
+      id: order!.id,
+      createdAt: new Date('2026-12-05T10:00:00Z'),
+      paymentDeadline: new Date('2026-12-05T10:30:00Z'),
+      address: SNAPSHOT,
+      displayRateMicros: 1_000_000,
+      paidAt: null,
+    });
+    expect(written.items[0]).toMatchObject({ productName: { 'zh-cn': '测试', en: 'Test' }, skuProperties: [] });
+    expect(written.history[0]!.createdAt).toEqual(new Date('2026-12-05T10:00:00Z'));
     const history = await server.ctx.db
       .select()
       .from(orderStatusHistory)
