@@ -4,14 +4,17 @@ import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { TEST_CAPTCHA } from '../support/accounts';
 import { openTestDatabase, postgresAdminUrl } from '../support/database';
-import { freePort, spawnServer, waitForReady } from '../support/spawn-server';
+import { freePort, spawnServer, unshed, waitForReady } from '../support/spawn-server';
 
 async function call(url: string, method: string, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(url, {
-    method,
-    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  // A spawned copy on a busy machine may shed a request (503, nothing done): it is sent again.
+  const response = await unshed(() =>
+    fetch(url, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+      body: body ? JSON.stringify(body) : undefined,
+    }),
+  );
   return { headers: response.headers, body: await response.json() };
 }
 
