@@ -1,4 +1,4 @@
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { cartItems, coupons, orders, orderStatusHistory, outbox } from '../../server/db/schema';
 import { userCartKey } from '../../server/domains/cart/cart.service';
@@ -8,6 +8,7 @@ import { isCouponUsedUp } from '../../server/domains/coupons/coupons.service';
 import { enqueueOrderMail } from '../../server/domains/orders/order-mail';
 import { placedOrderFromJson, placedOrderRows } from '../../server/domains/orders/order-state';
 import { chinaAddress, makeBuyer, prepareSku, stockOf, type Buyer } from '../support/buyers';
+import { postgresAdminUrl } from '../support/database';
 import { useTestApp } from '../support/test-server';
 
 /** The whole placement is one statement (ADR 0179): what it writes, and that a refusal writes nothing. */
@@ -229,5 +230,51 @@ describe('placing an order in one statement', () => {
     expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 200));
     expect(await stockOf(server, first.id)).toBe(80);
     expect(await stockOf(server, second.id)).toBe(60);
+  });
+});
+
+/** The PostgreSQL error code anywhere in a (drizzle-wrapped) error's chain of causes. */
+function postgresCode(error: unknown): string | undefined {
+  for (let current = error as { code?: string; cause?: unknown } | undefined; current;) {
+    if (typeof current.code === 'string') return current.code;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+// PGlite has one connection: a second transaction cannot hold a lock beside the placement.
+describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
+  it('is locked last: a placement still waiting to clear the cart leaves the SKU free for other orders', async () => {
+    const { buyer, sku } = await shopperWith({
+      stock: 5,
+      coupon: { code: 'LOCKLAST', usageLimit: 5, usedCount: 0 },
+      inCart: 1,
+    });
+    let placing: Promise<unknown> | undefined;
+    const skuWhileWaiting = await server.ctx.db.transaction(async (cartHolder) => {
+      await cartHolder.execute(sql`select 1 from cart_items where cart_key = ${userCartKey(buyer.id)} for update`);
+      placing = placeOrderStatement(server.ctx.db).execute(placement(buyer, sku, { quantity: 1 }));
+      await expect
+        .poll(
+          async () => {
+            const waiting = await server.ctx.db.execute(sql`select 1 from pg_stat_activity
+              where wait_event_type = 'Lock' and query like 'with "placed_order"%'`);
+            return (waiting as unknown as { rows: unknown[] }).rows.length;
+          },
+          { timeout: 10_000 },
+        )
+        .toBe(1);
+      return server.ctx.db
+        .transaction(async (probe) => {
+          await probe.execute(sql`select id from product_skus where id = ${sku.id} for update nowait`);
+          return 'free';
+        })
+        .catch((error: unknown) => (postgresCode(error) === '55P03' ? 'locked' : Promise.reject(error)));
+    });
+    await placing;
+
+    expect(skuWhileWaiting).toBe('free');
+    expect(await writtenFor(buyer, sku.id)).toEqual({ orders: 1, mails: 1, cartLines: 0 });
+    expect(await stockOf(server, sku.id)).toBe(4);
   });
 });

@@ -44,11 +44,17 @@ export async function takeStock(
  * for the same SKUs can never deadlock; `take`, given the name `lock` runs under, takes the
  * quantities and returns each SKU's id and what it has left. A quantity larger than the stock
  * fails the whole statement on `CHECK (stock >= 0)`: see `isStockShort`.
+ *
+ * `after` names the statement's other parts: PostgreSQL runs the parts of one statement in
+ * an order of its choosing, so `lock` reads each of them first and the rows of a hot SKU are
+ * locked only for the stock update and the commit, never while the rest is written.
  */
-export function takeStockWrites(lines: SQL) {
+export function takeStockWrites(lines: SQL, after: readonly SQL[] = []) {
+  const afterParts = after.map((part) => sql`(select count(*) from ${part}) >= 0`);
+  const ready = afterParts.length ? sql` where ${sql.join(afterParts, sql` and `)}` : sql``;
   return {
     lock: sql`select ${productSkus.id}, wanted.quantity from ${productSkus}
-      join jsonb_to_recordset(${lines}::jsonb) as wanted(sku_id integer, quantity integer) on wanted.sku_id = ${productSkus.id}
+      join jsonb_to_recordset(${lines}::jsonb) as wanted(sku_id integer, quantity integer) on wanted.sku_id = ${productSkus.id}${ready}
       order by ${productSkus.id} for update of ${productSkus}`,
     take: (locked: SQL) => sql`update ${productSkus}
       set stock = ${productSkus.stock} - locked.quantity, updated_at = now()

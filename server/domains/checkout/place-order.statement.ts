@@ -30,9 +30,9 @@ export type PlacementParameters = {
  * An order's whole placement as one prepared statement of data-modifying parts (ADR 0179),
  * each written by the domain whose table it is: the order, its lines, its history and duty
  * lines, the coupon's use, the cart's lines, the "order placed" email owed through the outbox,
- * and the stock. One statement is one round trip and its own transaction: no BEGIN or COMMIT
- * travels, and a hot SKU's row stays locked only while PostgreSQL finishes the statement,
- * never while the shop waits for an answer. A refusal fails the whole statement through a
+ * and the stock, last. One statement is one round trip and its own transaction: no BEGIN or
+ * COMMIT travels, and a hot SKU's row stays locked only for the stock update and the commit,
+ * never while the rest is written or the shop waits for an answer. A refusal fails the whole statement through a
  * CHECK constraint (stock below zero, a coupon past its limit), so nothing of it remains.
  *
  * Answers the rows as written, as JSON (`placedOrderFromJson`, `rowsFromJson`), and whether a
@@ -51,8 +51,6 @@ export const placeOrderStatement = preparedPerDatabase((db: Database) => {
     orderNo: nextOrderNo(parameter('day')),
     orderId,
   });
-  const stock = takeStockWrites(parameter('stock'));
-
   const placedOrder = cte(placedOrderName).as(writes.order);
   const placedLines = cte('placed_lines').as(writes.lines);
   const placedHistory = cte('placed_history').as(writes.history);
@@ -62,6 +60,14 @@ export const placeOrderStatement = preparedPerDatabase((db: Database) => {
   const claimedCoupon = cte('claimed_coupon').as(claimCouponUseWrite(parameter('couponId')));
   const clearedCart = cte('cleared_cart').as(removeCartLinesWrite(parameter('cartKey'), parameter('stock')));
   const owedMail = cte('owed_mail').as(orderMailWrite(sql`${placedOrder}`, 'placed'));
+  const stock = takeStockWrites(parameter('stock'), [
+    sql`${placedLines}`,
+    sql`${placedHistory}`,
+    sql`${placedDuties}`,
+    sql`${claimedCoupon}`,
+    sql`${clearedCart}`,
+    sql`${owedMail}`,
+  ]);
   const lockedSkus = cte('locked_skus').as(stock.lock);
   const takenStock = cte('taken_stock').as(stock.take(sql`${lockedSkus}`));
 
