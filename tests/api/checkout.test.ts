@@ -390,6 +390,49 @@ describe('POST /v2/order', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('answers a repeated key with its order after the cart was emptied and the SKU sold out, and a new key with the refusal', async () => {
+    const buyer = await buyerWithAddress();
+    const sku = await prepareSku(server, { stock: 2 });
+    await buyer.call('/v1/cart/items', { method: 'POST', body: { sku_id: sku.id, quantity: 2 } });
+    const fromCart = { from_cart: true, address_id: buyer.addressId };
+    const placed = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: fromCart,
+      headers: { 'idempotency-key': 'sold-out-retry-0001' },
+    });
+    expect(placed.status).toBe(200);
+    expect(await stockOf(server, sku.id)).toBe(0);
+
+    const repeated = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: fromCart,
+      headers: { 'idempotency-key': 'sold-out-retry-0001' },
+    });
+    expect(repeated.status).toBe(200);
+    expect(repeated.body.data).toMatchObject({
+      id: placed.body.data.id,
+      created: false,
+      order_no: placed.body.data.order_no,
+    });
+    expect(repeated.body.data.items).toEqual(placed.body.data.items);
+
+    const direct = await buyer.call('/v2/order', {
+      method: 'POST',
+      body: { items: [{ sku_id: sku.id, quantity: 1 }], address_id: buyer.addressId },
+      headers: { 'idempotency-key': 'sold-out-retry-0002' },
+    });
+    expect([direct.status, direct.body.msg]).toEqual([409, `${await englishName(sku.productId)} is sold out`]);
+    // Another buyer's key of the same spelling is not this buyer's order.
+    const stranger = await buyerWithAddress();
+    const strangers = await stranger.call('/v2/order', {
+      method: 'POST',
+      body: { items: [{ sku_id: sku.id, quantity: 1 }], address_id: stranger.addressId },
+      headers: { 'idempotency-key': 'sold-out-retry-0001' },
+    });
+    expect(strangers.status).toBe(409);
+    expect(await stockOf(server, sku.id)).toBe(0);
+  });
+
   it('never oversells: 30 parallel orders for a stock of 10 make exactly 10 orders', async () => {
     const sku = await prepareSku(server, { stock: 10 });
     const buyers = await Promise.all(Array.from({ length: 30 }, () => buyerWithAddress()));

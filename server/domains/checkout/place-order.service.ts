@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { rowsFromJson } from '../../db/json-rows';
 import { orderDutyLines } from '../../db/schema';
 import { retireStockPages } from '../../shared/content-version';
-import { BadRequestError } from '../../shared/errors';
+import { AppError, BadRequestError, isRefusal } from '../../shared/errors';
 import { addressSnapshot, assertPostalCodeShippable } from '../addresses/addresses.service';
 import { userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
@@ -44,12 +44,24 @@ const PLACEMENT_ATTEMPTS = 3;
  * when a SKU sold out.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
-  const detailOf = (readCtx: AppContext, row: OrderRow) =>
-    getOrderDetail(readCtx, { userId: input.userId, id: row.id, locale: input.locale });
-  if (input.idempotencyKey) {
-    const existing = await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey);
-    if (existing) return { order: existing, created: false, detail: await detailOf(ctx, existing) };
+  try {
+    return await placeNewOrder(ctx, input);
+  } catch (error) {
+    // A repeated key is looked up only when this attempt cannot place an order (the key's
+    // unique index, or a refusal such as the SKU sold out or the cart emptied by that very
+    // order), so a first attempt, nearly every attempt, costs no statement for it.
+    const maybeRepeated = isRepeatedIdempotencyKey(error) || (error instanceof AppError && isRefusal(error.kind));
+    const existing =
+      input.idempotencyKey && maybeRepeated
+        ? await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey)
+        : undefined;
+    if (!existing) throw error;
+    const detail = await getOrderDetail(ctx, { userId: input.userId, id: existing.id, locale: input.locale });
+    return { order: existing, created: false, detail };
   }
+}
+
+async function placeNewOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const quote = await quoteOrder(ctx, input);
   if (!quote.address) throw new BadRequestError('address.incomplete');
   assertPostalCodeShippable(quote.address, input.locale);
@@ -114,10 +126,6 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
       const detail = orderDetailView({ ...written, refunded: [], duties, paidWith: null }, locale);
       placed = { order: written.order, detail, soldOut: answer.soldOut };
     } catch (error) {
-      if (input.idempotencyKey && isRepeatedIdempotencyKey(error)) {
-        const existing = await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey);
-        if (existing) return { order: existing, created: false, detail: await detailOf(ctx, existing) };
-      }
       if (isCouponUsedUp(error)) throw new BadRequestError('order.couponUsedUp');
       if (isStockShort(error)) {
         const short = await shortLine(ctx, stockLines);
