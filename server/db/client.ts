@@ -54,9 +54,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 type OpenedDatabase = Omit<DatabaseHandle, 'ping'>;
 
 async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<OpenedDatabase> {
-  const { default: pg } = await import('pg');
+  const { createPostgresPool } = await import('./postgres-pool');
   const { drizzle } = await import('drizzle-orm/node-postgres');
-  const pool = new pg.Pool({
+  const pool = createPostgresPool({
     connectionString: url,
     max: options.poolMax ?? 10,
     connectionTimeoutMillis: 5_000,
