@@ -1,19 +1,23 @@
 import pg from 'pg';
 
 /**
- * True when PostgreSQL refused one statement (a CHECK, a unique index, a bad value): severity
- * ERROR ends the statement and its transaction, not the session, and the connection answers
- * the next statement. FATAL and PANIC end the session; errors that are not the server's (a
- * socket closed, a timeout) leave the connection in an unknown state.
+ * SQLSTATE classes and codes of a statement refused with the session left clean: integrity
+ * (23: a CHECK, a unique index), data (22: a bad value), rollback (40: serialization, deadlock),
+ * a cancelled statement, a lock not available, an exception raised by SQL. Others may leave the
+ * session unusable (a prepared statement whose plan no longer fits, an aborted transaction),
+ * so their connection is dropped as before.
  */
+const CLEAN_REFUSAL = /^(23|22|40)...$|^(57014|55P03|P0001)$/;
+
+/** True when PostgreSQL refused one statement and the connection can answer the next one. */
 export function isStatementRefusal(error: unknown): boolean {
-  return error instanceof pg.DatabaseError && error.severity === 'ERROR';
+  return error instanceof pg.DatabaseError && CLEAN_REFUSAL.test(error.code ?? '');
 }
 
 /**
  * A `pg` pool whose one-statement queries keep their connection when PostgreSQL refuses the
- * statement. `Pool.query` in pg-pool hands any error to `release`, which closes the connection:
- * every refused order of a flash sale (the stock's CHECK) then cost a new connection, a new
+ * statement cleanly (`isStatementRefusal`). `Pool.query` in pg-pool hands any error to
+ * `release`, which closes the connection: every refused order of a flash sale (the stock's CHECK) then cost a new connection, a new
  * backend process and the preparation of every named statement again, and the sale slowed to a
  * crawl (ADR 0180). Connections that broke are still dropped, and the callback form of `query`
  * (not used by the shop) keeps pg-pool's own behaviour.
@@ -29,7 +33,7 @@ export function createPostgresPool(config: pg.PoolConfig): pg.Pool {
     const onConnectionError = (error: Error) => {
       broken = error;
     };
-    client.once('error', onConnectionError);
+    client.on('error', onConnectionError);
     try {
       return await client.query(statement, values);
     } catch (error) {

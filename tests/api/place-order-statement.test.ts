@@ -242,6 +242,13 @@ function postgresCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** How many placements PostgreSQL has waiting for a row lock. */
+async function placementsWaitingOnALock(): Promise<number> {
+  const waiting = await server.ctx.db.execute(sql`select 1 from pg_stat_activity
+    where wait_event_type = 'Lock' and query like 'with "placed_order"%'`);
+  return (waiting as unknown as { rows: unknown[] }).rows.length;
+}
+
 // PGlite has one connection: a second transaction cannot hold a lock beside the placement.
 describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
   it('is locked last: a placement still waiting to clear the cart leaves the SKU free for other orders', async () => {
@@ -254,16 +261,7 @@ describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
     const skuWhileWaiting = await server.ctx.db.transaction(async (cartHolder) => {
       await cartHolder.execute(sql`select 1 from cart_items where cart_key = ${userCartKey(buyer.id)} for update`);
       placing = placeOrderStatement(server.ctx.db).execute(placement(buyer, sku, { quantity: 1 }));
-      await expect
-        .poll(
-          async () => {
-            const waiting = await server.ctx.db.execute(sql`select 1 from pg_stat_activity
-              where wait_event_type = 'Lock' and query like 'with "placed_order"%'`);
-            return (waiting as unknown as { rows: unknown[] }).rows.length;
-          },
-          { timeout: 10_000 },
-        )
-        .toBe(1);
+      await expect.poll(placementsWaitingOnALock, { timeout: 10_000 }).toBe(1);
       return server.ctx.db
         .transaction(async (probe) => {
           await probe.execute(sql`select id from product_skus where id = ${sku.id} for update nowait`);
@@ -275,6 +273,30 @@ describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
 
     expect(skuWhileWaiting).toBe('free');
     expect(await writtenFor(buyer, sku.id)).toEqual({ orders: 1, mails: 1, cartLines: 0 });
+    expect(await stockOf(server, sku.id)).toBe(4);
+  });
+
+  it('locks the coupon after the SKU, as cancelling does, so the two can never deadlock', async () => {
+    const { buyer, sku, coupon } = await shopperWith({
+      stock: 5,
+      coupon: { code: 'SKUTHENCOUPON', usageLimit: 5, usedCount: 0 },
+      inCart: 1,
+    });
+    let placing: Promise<unknown> | undefined;
+    // Cancelling an order (releaseOrderHolds) returns its stock, then its coupon use.
+    const couponWhileWaiting = await server.ctx.db.transaction(async (canceller) => {
+      await canceller.execute(sql`select 1 from product_skus where id = ${sku.id} for update`);
+      placing = placeOrderStatement(server.ctx.db).execute(placement(buyer, sku, { quantity: 1, couponId: coupon.id }));
+      await expect.poll(placementsWaitingOnALock, { timeout: 10_000 }).toBe(1);
+      return canceller
+        .execute(sql`select 1 from coupons where id = ${coupon.id} for update nowait`)
+        .then(() => 'free' as const);
+    });
+    await placing;
+
+    expect(couponWhileWaiting).toBe('free');
+    const [used] = await server.ctx.db.select().from(coupons).where(eq(coupons.id, coupon.id));
+    expect(used!.usedCount).toBe(1);
     expect(await stockOf(server, sku.id)).toBe(4);
   });
 });

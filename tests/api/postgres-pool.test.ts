@@ -36,6 +36,12 @@ describe.skipIf(!postgresAdminUrl)('the PostgreSQL pool', () => {
     expect(rows.rows).toEqual([{ n: 1 }]);
   });
 
+  it('drops its connection after an error that may leave the session unusable', async () => {
+    const before = await backendPid(handle);
+    await expect(handle.db.execute(sql`select * from no_such_table`)).rejects.toThrow();
+    expect(await backendPid(handle)).not.toBe(before);
+  });
+
   it('drops a connection the server ended during a statement and answers the next one on a new connection', async () => {
     const before = await backendPid(handle);
     // drizzle runs a query when it is awaited: `then` sends it now.

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { products, productSkus } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
+import { runsAfter } from '../../db/statement-parts';
 import { checkViolation } from '../../shared/errors';
 
 export interface StockLine {
@@ -45,16 +46,17 @@ export async function takeStock(
  * quantities and returns each SKU's id and what it has left. A quantity larger than the stock
  * fails the whole statement on `CHECK (stock >= 0)`: see `isStockShort`.
  *
- * `after` names the statement's other parts: PostgreSQL runs the parts of one statement in
- * an order of its choosing, so `lock` reads each of them first and the rows of a hot SKU are
- * locked only for the stock update and the commit, never while the rest is written.
+ * `after` names the statement's other parts, which `lock` reads first (`runsAfter`): the rows
+ * of a hot SKU are locked only for the stock update and the commit, never while the rest is
+ * written. A part that locks rows cancelling also locks (a coupon's) must come after the
+ * stock instead: cancelling returns stock before the coupon's use (`releaseOrderHolds`), and
+ * the opposite order could deadlock with it.
  */
 export function takeStockWrites(lines: SQL, after: readonly SQL[] = []) {
-  const afterParts = after.map((part) => sql`(select count(*) from ${part}) >= 0`);
-  const ready = afterParts.length ? sql` where ${sql.join(afterParts, sql` and `)}` : sql``;
   return {
     lock: sql`select ${productSkus.id}, wanted.quantity from ${productSkus}
-      join jsonb_to_recordset(${lines}::jsonb) as wanted(sku_id integer, quantity integer) on wanted.sku_id = ${productSkus.id}${ready}
+      join jsonb_to_recordset(${lines}::jsonb) as wanted(sku_id integer, quantity integer) on wanted.sku_id = ${productSkus.id}
+      where ${runsAfter(after)}
       order by ${productSkus.id} for update of ${productSkus}`,
     take: (locked: SQL) => sql`update ${productSkus}
       set stock = ${productSkus.stock} - locked.quantity, updated_at = now()

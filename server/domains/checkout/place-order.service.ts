@@ -3,7 +3,7 @@ import type { AppContext } from '../../context';
 import { rowsFromJson } from '../../db/json-rows';
 import { orderDutyLines } from '../../db/schema';
 import { retireStockPages } from '../../shared/content-version';
-import { AppError, BadRequestError, isRefusal } from '../../shared/errors';
+import { BadRequestError } from '../../shared/errors';
 import { addressSnapshot, assertPostalCodeShippable } from '../addresses/addresses.service';
 import { userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
@@ -14,7 +14,6 @@ import { orderNoDay } from '../orders/order-numbers';
 import { orderTimers } from '../site-settings/site-settings.service';
 import {
   findOrderByIdempotencyKey,
-  isRepeatedIdempotencyKey,
   isRepeatedOrderNo,
   placedOrderFromJson,
   placedOrderRows,
@@ -48,13 +47,12 @@ export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promi
     return await placeNewOrder(ctx, input);
   } catch (error) {
     // A repeated key is looked up only when this attempt cannot place an order (the key's
-    // unique index, or a refusal such as the SKU sold out or the cart emptied by that very
-    // order), so a first attempt, nearly every attempt, costs no statement for it.
-    const maybeRepeated = isRepeatedIdempotencyKey(error) || (error instanceof AppError && isRefusal(error.kind));
-    const existing =
-      input.idempotencyKey && maybeRepeated
-        ? await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey)
-        : undefined;
+    // unique index, a refusal such as the SKU sold out or the cart emptied by that very order,
+    // any other failure), so a first attempt, nearly every attempt, costs no statement for it.
+    // When the look-up fails too, the first failure is the one to report.
+    const existing = input.idempotencyKey
+      ? await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey).catch(() => undefined)
+      : undefined;
     if (!existing) throw error;
     const detail = await getOrderDetail(ctx, { userId: input.userId, id: existing.id, locale: input.locale });
     return { order: existing, created: false, detail };

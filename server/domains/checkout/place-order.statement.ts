@@ -30,7 +30,7 @@ export type PlacementParameters = {
  * An order's whole placement as one prepared statement of data-modifying parts (ADR 0179),
  * each written by the domain whose table it is: the order, its lines, its history and duty
  * lines, the coupon's use, the cart's lines, the "order placed" email owed through the outbox,
- * and the stock, last. One statement is one round trip and its own transaction: no BEGIN or
+ * and the stock, then the coupon. One statement is one round trip and its own transaction: no BEGIN or
  * COMMIT travels, and a hot SKU's row stays locked only for the stock update and the commit,
  * never while the rest is written or the shop waits for an answer. A refusal fails the whole statement through a
  * CHECK constraint (stock below zero, a coupon past its limit), so nothing of it remains.
@@ -57,19 +57,19 @@ export const placeOrderStatement = preparedPerDatabase((db: Database) => {
   const placedDuties = cte('placed_duties').as(
     dutySnapshotWrite({ rows: parameter('duties'), orderId, orderLines: sql`${placedLines}` }),
   );
-  const claimedCoupon = cte('claimed_coupon').as(claimCouponUseWrite(parameter('couponId')));
   const clearedCart = cte('cleared_cart').as(removeCartLinesWrite(parameter('cartKey'), parameter('stock')));
   const owedMail = cte('owed_mail').as(orderMailWrite(sql`${placedOrder}`, 'placed'));
   const stock = takeStockWrites(parameter('stock'), [
     sql`${placedLines}`,
     sql`${placedHistory}`,
     sql`${placedDuties}`,
-    sql`${claimedCoupon}`,
     sql`${clearedCart}`,
     sql`${owedMail}`,
   ]);
   const lockedSkus = cte('locked_skus').as(stock.lock);
   const takenStock = cte('taken_stock').as(stock.take(sql`${lockedSkus}`));
+  // After the stock, as cancelling releases them (`releaseOrderHolds`): the same lock order, no deadlock.
+  const claimedCoupon = cte('claimed_coupon').as(claimCouponUseWrite(parameter('couponId'), [sql`${takenStock}`]));
 
   return db
     .with(
@@ -77,11 +77,11 @@ export const placeOrderStatement = preparedPerDatabase((db: Database) => {
       placedLines,
       placedHistory,
       placedDuties,
-      claimedCoupon,
       clearedCart,
       owedMail,
       lockedSkus,
       takenStock,
+      claimedCoupon,
     )
     .select({
       order: sql<unknown>`row_to_json(${placedOrder})`,

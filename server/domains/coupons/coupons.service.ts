@@ -2,6 +2,7 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { coupons } from '../../db/schema';
 import type { Database } from '../../db/client';
+import { runsAfter } from '../../db/statement-parts';
 import type { TransactionContext } from '../../context';
 import { checkViolation } from '../../shared/errors';
 
@@ -41,12 +42,12 @@ export function evaluateCoupon(coupon: Coupon | undefined, goodsMinor: number, n
 
 /**
  * Counts one use of the coupon `couponId` (null: none) as part of one statement (checkout's
- * place-order). A use past the coupon's limit fails the whole statement on its CHECK
- * constraint: see `isCouponUsedUp`.
+ * place-order), after the parts named in `after` (`runsAfter`). A use past the coupon's limit
+ * fails the whole statement on its CHECK constraint: see `isCouponUsedUp`.
  */
-export function claimCouponUseWrite(couponId: SQL): SQL {
+export function claimCouponUseWrite(couponId: SQL, after: readonly SQL[] = []): SQL {
   return sql`update ${coupons} set used_count = ${coupons.usedCount} + 1
-    where ${coupons.id} = ${couponId}::integer returning ${coupons.id}`;
+    where ${coupons.id} = ${couponId}::integer and ${runsAfter(after)} returning ${coupons.id}`;
 }
 
 /** The statement failed because the coupon's last use was taken first (see `claimCouponUseWrite`). */

@@ -145,7 +145,7 @@ export function placedOrderRows(order: NewOrder, lines: readonly NewOrderLine[])
  * The inserts that record a placed order, as parts of one statement (checkout's place-order):
  * `order` writes the order row with the number `orderNo` draws; `lines` and `history` take the
  * new order's id from `orderId`, which reads what `order` returned. A second order with the same
- * buyer and idempotency key fails on the unique index (see `isRepeatedIdempotencyKey`).
+ * buyer and idempotency key fails on the unique index, and the checkout answers the first.
  */
 export function placedOrderWrites(parameters: { order: SQL; lines: SQL; history: SQL; orderNo: SQL; orderId: SQL }) {
   return {
@@ -199,11 +199,6 @@ export async function findOrderByIdempotencyKey(
 ): Promise<OrderRow | undefined> {
   const [row] = await orderByIdempotencyKey(ctx.db).execute({ userId, key });
   return row;
-}
-
-/** True when an insert failed because this buyer already placed an order with that idempotency key. */
-export function isRepeatedIdempotencyKey(error: unknown): boolean {
-  return uniqueViolation(error) === 'orders_user_idempotency_idx';
 }
 
 /** An order number already taken: only if someone reset the sequence (a restored backup, say). */
