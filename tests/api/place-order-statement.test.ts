@@ -1,4 +1,4 @@
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, like, sql, type SQL } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { cartItems, coupons, orders, orderStatusHistory, outbox } from '../../server/db/schema';
 import { userCartKey } from '../../server/domains/cart/cart.service';
@@ -233,20 +233,39 @@ describe('placing an order in one statement', () => {
   });
 });
 
-/** The PostgreSQL error code anywhere in a (drizzle-wrapped) error's chain of causes. */
-function postgresCode(error: unknown): string | undefined {
-  for (let current = error as { code?: string; cause?: unknown } | undefined; current;) {
-    if (typeof current.code === 'string') return current.code;
-    current = current.cause as typeof current;
-  }
-  return undefined;
+/** The rows a raw statement answered. */
+function rowsOf(result: unknown): unknown[] {
+  return (result as { rows: unknown[] }).rows;
 }
 
-/** How many placements PostgreSQL has waiting for a row lock. */
-async function placementsWaitingOnALock(): Promise<number> {
-  const waiting = await server.ctx.db.execute(sql`select 1 from pg_stat_activity
-    where wait_event_type = 'Lock' and query like 'with "placed_order"%'`);
-  return (waiting as unknown as { rows: unknown[] }).rows.length;
+/**
+ * Whether the row `probe` asks for is free while a placement waits on the row `hold` locks:
+ * one transaction takes `hold`, the placement starts and waits, and the same transaction then
+ * asks for the probed row with SKIP LOCKED (no row: the placement has it).
+ */
+async function rowFreeWhileAPlacementWaits(options: {
+  hold: SQL;
+  probe: SQL;
+  parameters: PlacementParameters;
+}): Promise<boolean> {
+  let placing: Promise<unknown> | undefined;
+  const free = await server.ctx.db.transaction(async (holder) => {
+    await holder.execute(options.hold);
+    placing = placeOrderStatement(server.ctx.db).execute(options.parameters);
+    await expect
+      .poll(
+        async () =>
+          rowsOf(
+            await server.ctx.db.execute(sql`select 1 from pg_stat_activity
+              where wait_event_type = 'Lock' and query like 'with "placed_order"%'`),
+          ).length,
+        { timeout: 10_000 },
+      )
+      .toBe(1);
+    return rowsOf(await holder.execute(options.probe)).length === 1;
+  });
+  await placing;
+  return free;
 }
 
 // PGlite has one connection: a second transaction cannot hold a lock beside the placement.
@@ -257,21 +276,14 @@ describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
       coupon: { code: 'LOCKLAST', usageLimit: 5, usedCount: 0 },
       inCart: 1,
     });
-    let placing: Promise<unknown> | undefined;
-    const skuWhileWaiting = await server.ctx.db.transaction(async (cartHolder) => {
-      await cartHolder.execute(sql`select 1 from cart_items where cart_key = ${userCartKey(buyer.id)} for update`);
-      placing = placeOrderStatement(server.ctx.db).execute(placement(buyer, sku, { quantity: 1 }));
-      await expect.poll(placementsWaitingOnALock, { timeout: 10_000 }).toBe(1);
-      return server.ctx.db
-        .transaction(async (probe) => {
-          await probe.execute(sql`select id from product_skus where id = ${sku.id} for update nowait`);
-          return 'free';
-        })
-        .catch((error: unknown) => (postgresCode(error) === '55P03' ? 'locked' : Promise.reject(error)));
-    });
-    await placing;
 
-    expect(skuWhileWaiting).toBe('free');
+    const skuFree = await rowFreeWhileAPlacementWaits({
+      hold: sql`select 1 from cart_items where cart_key = ${userCartKey(buyer.id)} for update`,
+      probe: sql`select 1 from product_skus where id = ${sku.id} for update skip locked`,
+      parameters: placement(buyer, sku, { quantity: 1 }),
+    });
+
+    expect(skuFree).toBe(true);
     expect(await writtenFor(buyer, sku.id)).toEqual({ orders: 1, mails: 1, cartLines: 0 });
     expect(await stockOf(server, sku.id)).toBe(4);
   });
@@ -282,19 +294,15 @@ describe.skipIf(!postgresAdminUrl)('the hot SKU row on PostgreSQL', () => {
       coupon: { code: 'SKUTHENCOUPON', usageLimit: 5, usedCount: 0 },
       inCart: 1,
     });
-    let placing: Promise<unknown> | undefined;
-    // Cancelling an order (releaseOrderHolds) returns its stock, then its coupon use.
-    const couponWhileWaiting = await server.ctx.db.transaction(async (canceller) => {
-      await canceller.execute(sql`select 1 from product_skus where id = ${sku.id} for update`);
-      placing = placeOrderStatement(server.ctx.db).execute(placement(buyer, sku, { quantity: 1, couponId: coupon.id }));
-      await expect.poll(placementsWaitingOnALock, { timeout: 10_000 }).toBe(1);
-      return canceller
-        .execute(sql`select 1 from coupons where id = ${coupon.id} for update nowait`)
-        .then(() => 'free' as const);
-    });
-    await placing;
 
-    expect(couponWhileWaiting).toBe('free');
+    // Cancelling an order (releaseOrderHolds) returns its stock, then its coupon use.
+    const couponFree = await rowFreeWhileAPlacementWaits({
+      hold: sql`select 1 from product_skus where id = ${sku.id} for update`,
+      probe: sql`select 1 from coupons where id = ${coupon.id} for update skip locked`,
+      parameters: placement(buyer, sku, { quantity: 1, couponId: coupon.id }),
+    });
+
+    expect(couponFree).toBe(true);
     const [used] = await server.ctx.db.select().from(coupons).where(eq(coupons.id, coupon.id));
     expect(used!.usedCount).toBe(1);
     expect(await stockOf(server, sku.id)).toBe(4);
