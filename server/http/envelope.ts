@@ -31,6 +31,7 @@ export const ERROR_ANSWERS: Record<ErrorKind, { status: number; code: number }> 
   conflict: { status: 409, code: 409 },
   payloadTooLarge: { status: 413, code: 413 },
   tooManyRequests: { status: 429, code: 429 },
+  overloaded: { status: 503, code: 503 },
   gatewayUnavailable: { status: 502, code: 502 },
   storageUnavailable: { status: 503, code: 503 },
 };
@@ -82,7 +83,7 @@ const FAILURES = {
   unavailable: {
     status: 503,
     codes: [503],
-    text: 'The database is unreachable, the file store refused a write, or the server is shedding load; Retry-After',
+    text: 'The database is unreachable, the file store refused a write, or the server is shedding load or has more orders in hand than it takes at once; Retry-After',
   },
 } as const satisfies Record<string, { status: number; codes: readonly [number, ...number[]]; text: string }>;
 

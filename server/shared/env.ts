@@ -110,6 +110,13 @@ const envSchema = z.object({
   OVERLOAD_MAX_HEAP_USED_BYTES: z.coerce.number().int().min(0).optional(),
   OVERLOAD_MAX_RSS_BYTES: z.coerce.number().int().min(0).default(0),
   /**
+   * Orders placed at once by one server copy (docs/decisions/0181-order-placements-take-turns.md);
+   * the others wait their turn, first come, first served, for at most ORDER_PLACEMENT_MAX_WAIT_SECONDS,
+   * then are answered 503 with Retry-After. Unset: DATABASE_POOL_MAX.
+   */
+  ORDER_PLACEMENTS_AT_ONCE: z.coerce.number().int().min(1).max(200).optional(),
+  ORDER_PLACEMENT_MAX_WAIT_SECONDS: z.coerce.number().min(0.01).max(60).default(10),
+  /**
    * Payment methods (docs/decisions/0141-payment-methods-and-event-inbox.md): every provider
    * whose keys are set takes payments. PAYMENT_PROVIDER, the older single choice, still works:
    * when set, new payments go to that provider alone.

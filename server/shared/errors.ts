@@ -14,6 +14,7 @@ export type ErrorKind =
   | 'conflict'
   | 'payloadTooLarge'
   | 'tooManyRequests'
+  | 'overloaded'
   | 'gatewayUnavailable'
   | 'storageUnavailable';
 
@@ -75,6 +76,16 @@ export class ForbiddenError extends AppError {
 export class TooManyRequestsError extends AppError {
   constructor(readonly retryAfterSeconds: number) {
     super('tooManyRequests', 'error.tooManyRequests', { seconds: retryAfterSeconds });
+  }
+}
+
+/**
+ * The server has more of this work in hand than it takes at once, and the caller waited its
+ * longest turn (server/shared/turns.ts): try again after `retryAfterSeconds`; nothing was done.
+ */
+export class OverloadedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('overloaded', 'error.overloaded', { seconds: retryAfterSeconds });
   }
 }
 

@@ -4,6 +4,7 @@ import { rowsFromJson } from '../../db/json-rows';
 import { orderDutyLines } from '../../db/schema';
 import { retireStockPages } from '../../shared/content-version';
 import { BadRequestError } from '../../shared/errors';
+import { createTurns, type Turns } from '../../shared/turns';
 import { addressSnapshot, assertPostalCodeShippable } from '../addresses/addresses.service';
 import { userCartKey } from '../cart/cart.service';
 import { OutOfStockError } from '../catalog/sku-facts';
@@ -40,9 +41,38 @@ const PLACEMENT_ATTEMPTS = 3;
  * placed" email (the outbox) and takes the stock, which cannot go below zero. The same
  * idempotency key from the same buyer always answers the one order it created. After the
  * commit only the cached pages of the ordered products are retired, and the listings only
- * when a SKU sold out.
+ * when a SKU sold out. Placements take turns (`placementTurns`); one that waits past its
+ * longest turn is refused with `OverloadedError` (503, Retry-After) before anything is read.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  return placementTurns(ctx).run(() => placeOrderNow(ctx, input));
+}
+
+/** Long enough for a burst's queue to drain; short enough that a buyer told to wait tries again soon. */
+const RETRY_AFTER_SECONDS = 5;
+
+const turnsByDatabase = new WeakMap<AppContext['database'], Turns>();
+
+/**
+ * The turns this server copy's placements take (ADR 0181): as many at once as the database
+ * pool has connections unless ORDER_PLACEMENTS_AT_ONCE says otherwise. In a flash sale the
+ * first buyers' placements run through instead of hundreds each waiting on the pool at every
+ * step, and those admitted after the sell-out are refused by the quote's stock check alone.
+ */
+export function placementTurns(ctx: AppContext): Turns {
+  let turns = turnsByDatabase.get(ctx.database);
+  if (!turns) {
+    turns = createTurns({
+      atOnce: ctx.env.ORDER_PLACEMENTS_AT_ONCE ?? ctx.env.DATABASE_POOL_MAX,
+      maxWaitMs: ctx.env.ORDER_PLACEMENT_MAX_WAIT_SECONDS * 1000,
+      retryAfterSeconds: RETRY_AFTER_SECONDS,
+    });
+    turnsByDatabase.set(ctx.database, turns);
+  }
+  return turns;
+}
+
+async function placeOrderNow(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   try {
     return await placeNewOrder(ctx, input);
   } catch (error) {

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { OverloadedError } from './errors';
+import { createTurns } from './turns';
+
+/** A promise and the function that settles it, for tasks the test finishes by hand. */
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  return { opened, open };
+}
+
+describe('turns', () => {
+  it('runs at most the given number of tasks at once, the others in arrival order as turns free up', async () => {
+    const turns = createTurns({ atOnce: 2, maxWaitMs: 10_000, retryAfterSeconds: 5 });
+    const gates = [gate(), gate(), gate(), gate()];
+    const started: number[] = [];
+    const finished = gates.map((g, i) =>
+      turns.run(async () => {
+        started.push(i);
+        await g.opened;
+        return i;
+      }),
+    );
+    await Promise.resolve();
+    expect(started).toEqual([0, 1]);
+    expect(turns.load).toEqual({ running: 2, waiting: 2 });
+
+    gates[1]!.open();
+    expect(await finished[1]).toBe(1);
+    expect(started).toEqual([0, 1, 2]);
+    expect(turns.load).toEqual({ running: 2, waiting: 1 });
+
+    gates[0]!.open();
+    gates[2]!.open();
+    gates[3]!.open();
+    expect(await Promise.all(finished)).toEqual([0, 1, 2, 3]);
+    expect(started).toEqual([0, 1, 2, 3]);
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('frees the turn of a task that fails', async () => {
+    const turns = createTurns({ atOnce: 1, maxWaitMs: 10_000, retryAfterSeconds: 5 });
+    await expect(turns.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');
+    expect(await turns.run(async () => 'next')).toBe('next');
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses a task that waited its longest turn, which then never runs, and keeps the queue behind it', async () => {
+    const turns = createTurns({ atOnce: 1, maxWaitMs: 50, retryAfterSeconds: 7 });
+    const held = gate();
+    const holding = turns.run(() => held.opened);
+    let lateRan = false;
+    const late = turns.run(async () => {
+      lateRan = true;
+    });
+    const refusal = await late.catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(OverloadedError);
+    expect(refusal).toMatchObject({ kind: 'overloaded', retryAfterSeconds: 7, params: { seconds: 7 } });
+    expect(turns.load).toEqual({ running: 1, waiting: 0 });
+
+    const queued = turns.run(async () => 'after the refusal');
+    held.open();
+    await holding;
+    expect(await queued).toBe('after the refusal');
+    expect(lateRan).toBe(false);
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+});
