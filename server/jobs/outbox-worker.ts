@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { ORDER_MAIL_TOPIC, sendOrderMail } from '../domains/orders/order-mail';
+import { ORDER_MAIL_TOPIC, readOrderMails, sendOrderMail } from '../domains/orders/order-mail';
 import { orderMailJob } from '../domains/orders/orders.schemas';
 import { REFUND_MAIL_TOPIC, refundMailJob, sendRefundMail } from '../domains/payments/refund-mail';
 import {
@@ -28,16 +28,27 @@ import {
 } from '../domains/outbox/outbox.service';
 import { isDatabaseUnavailable } from '../shared/errors';
 
-interface EffectHandler<Payload> {
+interface EffectHandler<Payload, Read> {
   payload: z.ZodType<Payload>;
-  run(ctx: AppContext, payload: Payload): Promise<unknown>;
+  /**
+   * Reads at once what every effect of this topic in a claimed batch needs, in a few statements
+   * rather than a few per effect; `run` gets the result. Failing, it fails each of them.
+   */
+  read?(ctx: AppContext, payloads: Payload[]): Promise<Read>;
+  run(ctx: AppContext, payload: Payload, read: Read): Promise<unknown>;
 }
 
-const handler = <Payload>(definition: EffectHandler<Payload>) => definition as EffectHandler<unknown>;
+type Handler = EffectHandler<unknown, unknown>;
+type TopicRead = { value: unknown } | { error: unknown };
+type Understood =
+  { effect: ClaimedEffect; known: Handler; payload: unknown } | { effect: ClaimedEffect; unrunnable: string };
+
+const handler = <Payload, Read = undefined>(definition: EffectHandler<Payload, Read>) =>
+  definition as unknown as Handler;
 
 /** What each outbox topic does. A row whose topic or payload is not here fails for good, with the reason kept. */
-const HANDLERS: Record<string, EffectHandler<unknown>> = {
-  [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, run: sendOrderMail }),
+const HANDLERS: Record<string, Handler> = {
+  [ORDER_MAIL_TOPIC]: handler({ payload: orderMailJob, read: readOrderMails, run: sendOrderMail }),
   [STAFF_INVITATION_MAIL_TOPIC]: handler({ payload: staffInvitationMailJob, run: sendInvitationMail }),
   [REFUND_TOPIC]: handler({ payload: refundEffectJob, run: executeRefund }),
   [REFUND_MAIL_TOPIC]: handler({ payload: refundMailJob, run: sendRefundMail }),
@@ -64,18 +75,48 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
   const log = ctx.log.child({ job: 'outbox' });
   let running: Promise<void> | undefined;
 
-  const runEffect = async (effect: ClaimedEffect) => {
-    const known = HANDLERS[effect.topic];
-    const parsed = known?.payload.safeParse(effect.payload);
-    if (!known || !parsed?.success) {
-      await markEffectFailed(ctx, effect, known ? `payload not readable: ${parsed?.error?.message}` : 'unknown topic', {
-        final: true,
-      });
+  /** The claimed effects with their handler and parsed payload, or why none can run them. */
+  const understood = (claimed: ClaimedEffect[]): Understood[] =>
+    claimed.map((effect) => {
+      const known = HANDLERS[effect.topic];
+      if (!known) return { effect, unrunnable: 'unknown topic' };
+      const parsed = known.payload.safeParse(effect.payload);
+      if (!parsed.success) return { effect, unrunnable: `payload not readable: ${parsed.error.message}` };
+      return { effect, known, payload: parsed.data };
+    });
+
+  /** Each topic's `read` over its effects of the batch: what it read, or the error that fails them. */
+  const readByTopic = async (batch: Understood[]): Promise<Map<string, TopicRead>> => {
+    const wanted = new Map<string, { read: NonNullable<Handler['read']>; payloads: unknown[] }>();
+    for (const item of batch) {
+      if (!('known' in item) || !item.known.read) continue;
+      const topic = wanted.get(item.effect.topic) ?? { read: item.known.read, payloads: [] };
+      topic.payloads.push(item.payload);
+      wanted.set(item.effect.topic, topic);
+    }
+    return new Map(
+      await Promise.all(
+        [...wanted].map(async ([topic, { read, payloads }]) => {
+          const outcome: TopicRead = await read(ctx, payloads).then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          );
+          return [topic, outcome] as const;
+        }),
+      ),
+    );
+  };
+
+  const runEffect = async (item: Understood, read: TopicRead | undefined) => {
+    const { effect } = item;
+    if (!('known' in item)) {
+      await markEffectFailed(ctx, effect, item.unrunnable, { final: true });
       log.error({ effectId: effect.id, topic: effect.topic }, 'outbox: effect cannot be run; given up');
       return;
     }
     try {
-      await known.run(ctx, parsed.data);
+      if (read && 'error' in read) throw read.error;
+      await item.known.run(ctx, item.payload, read?.value);
       await markEffectDone(ctx, effect.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -102,7 +143,13 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
       renewEffectLeases(ctx, [...inFlight]).catch((error) => log.warn({ err: error }, 'outbox: lease not renewed'));
     }, LEASE_RENEWAL_MS);
     try {
-      await Promise.all(claimed.map((effect) => runEffect(effect).finally(() => inFlight.delete(effect.id))));
+      const batch = understood(claimed);
+      const reads = await readByTopic(batch);
+      await Promise.all(
+        batch.map((item) =>
+          runEffect(item, reads.get(item.effect.topic)).finally(() => inFlight.delete(item.effect.id)),
+        ),
+      );
     } finally {
       clearInterval(renewal);
     }

@@ -1,20 +1,22 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { isLocale, pickText, translate, type Locale } from '../../../i18n';
-import { orders, users } from '../../db/schema';
+import { orders, users, type orderItems } from '../../db/schema';
 import type { AppContext, TransactionContext } from '../../context';
 import { preparedPerDatabase } from '../../db/prepared';
 import { formatPrice, isCurrency } from '../../shared/money';
 import { siteOrigin } from '../../shared/site-origin';
-import { dutiesNote, orderDuties } from '../duties/duties.service';
+import { dutiesNote, orderDuties, type OrderDutyLine } from '../duties/duties.service';
 import { sendMail, type MailDelivery, type OutgoingMail } from '../mail/mailer';
 import { enqueueEffect, enqueueEffectsWrite } from '../outbox/outbox.service';
+import type { SiteSettings } from '../site-settings/site-settings.defaults';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { findCarrier, trackingUrl } from '../tracking/carriers';
 import type { OrderMailJob, PaidWithView } from './orders.schemas';
 import { itemsOf } from './orders.service';
-import { paidWithView, paymentThatPaid } from './paid-with';
+import { paidWithView, paymentsThatPaid, type PaidWith } from './paid-with';
 
 export type OrderMailKind = OrderMailJob['kind'];
+type OrderItemRow = typeof orderItems.$inferSelect;
 export const ORDER_MAIL_TOPIC = 'order-mail';
 
 export interface OrderMailData {
@@ -77,36 +79,80 @@ const DEADLINE_FORMATS: Record<Locale, Intl.DateTimeFormat> = {
   'zh-cn': new Intl.DateTimeFormat('zh-CN', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }),
 };
 
-const orderWithBuyer = preparedPerDatabase((db) =>
+const ordersWithBuyers = preparedPerDatabase((db) =>
   db
     .select({ order: orders, email: users.email, username: users.username })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .where(eq(orders.id, sql.placeholder('orderId')))
-    .prepare('order_mail_order'),
+    .where(sql`${orders.id} = any(${sql.placeholder('orderIds')})`)
+    .prepare('order_mail_orders'),
 );
 
-/** Gathers what the mail shows from the order and sends it to the buyer. */
-export async function orderMailData(
+/** An order email's address and what it shows. */
+export interface OrderMailRead {
+  to: string;
+  data: OrderMailData;
+}
+
+/** What one order's emails show, and to whom they go; null when the order is gone. */
+export async function orderMailData(ctx: AppContext, orderId: number): Promise<OrderMailRead | null> {
+  return (await orderMailsData(ctx, [orderId])).get(orderId) ?? null;
+}
+
+/**
+ * `orderMailData` for many orders in three or four statements, however many there are: the
+ * outbox worker reads a claimed batch of order emails at once (`prepare` of its handler).
+ */
+export async function orderMailsData(
   ctx: AppContext,
-  orderId: number,
-): Promise<{ to: string; data: OrderMailData } | null> {
-  const [row] = await orderWithBuyer(ctx.db).execute({ orderId });
-  if (!row) return null;
-  const { order } = row;
-  const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
-  const [items, duties, paidWith] = await Promise.all([
-    itemsOf(ctx, [orderId]).then((lines) => lines.get(orderId) ?? []),
-    orderDuties(ctx, [orderId]),
-    paymentThatPaid(ctx, order),
+  orderIds: readonly number[],
+): Promise<Map<number, OrderMailRead>> {
+  const found = new Map<number, OrderMailRead>();
+  if (orderIds.length === 0) return found;
+  const rows = await ordersWithBuyers(ctx.db).execute({ orderIds: [...new Set(orderIds)] });
+  const ids = rows.map((row) => row.order.id);
+  const [items, duties, paid, settings] = await Promise.all([
+    itemsOf(ctx, ids),
+    orderDuties(ctx, ids),
+    paymentsThatPaid(
+      ctx,
+      rows.map((row) => row.order),
+    ),
+    getSiteSettings(ctx),
   ]);
-  const settings = await getSiteSettings(ctx);
+  for (const row of rows) {
+    found.set(
+      row.order.id,
+      mailDataOf(row, {
+        items: items.get(row.order.id) ?? [],
+        duties: duties.get(row.order.id) ?? [],
+        paidWith: paid.get(row.order.id) ?? null,
+        settings,
+        base: siteOrigin(ctx.env, ''),
+      }),
+    );
+  }
+  return found;
+}
+
+function mailDataOf(
+  row: { order: typeof orders.$inferSelect; email: string; username: string },
+  read: {
+    items: ReadonlyArray<{ productName: OrderItemRow['productName']; quantity: number }>;
+    duties: readonly OrderDutyLine[];
+    paidWith: PaidWith | null;
+    settings: SiteSettings;
+    base: string;
+  },
+): OrderMailRead {
+  const { order } = row;
+  const { items, paidWith, settings, base } = read;
+  const locale: Locale = isLocale(order.locale) ? order.locale : 'zh-cn';
   const currency = isCurrency(order.currency) ? order.currency : 'CNY';
-  const dutyLines = duties.get(orderId) ?? [];
+  const dutyLines = read.duties;
   const price = (amountMinor: number) => formatPrice({ amountMinor, currency }, 'symbol', locale);
   const estimateMinor = dutyLines.reduce((sum, line) => sum + line.estimateMinor, 0);
   const carrier = findCarrier(order.carrierCode);
-  const base = siteOrigin(ctx.env, '');
   return {
     to: row.email,
     data: {
@@ -179,14 +225,26 @@ export function orderMailWrite(placedOrders: SQL, kind: OrderMailKind): SQL {
  * again after a crash between the mail server's acceptance and our record of it is the same
  * message to the buyer's mailbox, which shows it once.
  */
-export async function sendOrderMail(ctx: AppContext, job: OrderMailJob): Promise<MailDelivery | null> {
-  const found = await orderMailData(ctx, job.orderId);
+export async function sendOrderMail(
+  ctx: AppContext,
+  job: OrderMailJob,
+  read: ReadonlyMap<number, OrderMailRead>,
+): Promise<MailDelivery | null> {
+  const found = read.get(job.orderId);
   if (!found) return null;
   return sendMail(ctx, {
     to: found.to,
     messageId: `<order-${job.orderId}-${job.kind}@${mailDomain(ctx)}>`,
     ...renderOrderMail(job.kind, found.data),
   });
+}
+
+/** What `sendOrderMail` needs for a claimed batch of order emails, read at once (the outbox handler's `read`). */
+export function readOrderMails(ctx: AppContext, jobs: readonly OrderMailJob[]) {
+  return orderMailsData(
+    ctx,
+    jobs.map((job) => job.orderId),
+  );
 }
 
 function mailDomain(ctx: AppContext): string {

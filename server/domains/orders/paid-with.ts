@@ -29,6 +29,38 @@ export async function paymentThatPaid(
   return row ?? null;
 }
 
+/** `paymentThatPaid` for many orders in one statement: by order id, the paid ones only. */
+export async function paymentsThatPaid(
+  ctx: AppContext,
+  orders: ReadonlyArray<{ id: number; paymentId: string | null }>,
+): Promise<Map<number, PaidWith>> {
+  const paying = new Map<number, number>();
+  for (const order of orders) {
+    const id = Number(order.paymentId);
+    if (order.paymentId && Number.isSafeInteger(id)) paying.set(id, order.id);
+  }
+  const paid = new Map<number, PaidWith>();
+  if (paying.size === 0) return paid;
+  for (const { id, orderId, ...row } of await paymentsByIds(ctx.db).execute({ ids: [...paying.keys()] })) {
+    if (paying.get(id) === orderId) paid.set(orderId, row);
+  }
+  return paid;
+}
+
+const paymentsByIds = preparedPerDatabase((db) =>
+  db
+    .select({
+      id: payments.id,
+      orderId: payments.orderId,
+      method: payments.method,
+      chargedAmountMinor: payments.chargedAmountMinor,
+      chargedCurrency: payments.chargedCurrency,
+    })
+    .from(payments)
+    .where(sql`${payments.id} = any(${sql.placeholder('ids')})`)
+    .prepare('payments_by_ids'),
+);
+
 const paymentOfOrder = preparedPerDatabase((db) =>
   db
     .select({
