@@ -15,6 +15,12 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   return placeOrderAction(context, request, requireSessionUser(context).id, routeLocale(params));
 }
 
+/** A placement refused as the shop is busiest says when to try again (`Retry-After`, ADR 0181). */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => {
+  const retryAfter = actionHeaders.get('retry-after');
+  return retryAfter ? { 'retry-after': retryAfter } : new Headers();
+};
+
 export const meta: Route.MetaFunction = ({ matches, params }) => [
   ...pageMeta(matches, { title: translate(routeLocale(params), 'confirm.title') }),
   { name: 'robots', content: 'noindex' },

@@ -83,7 +83,12 @@ const FAILURES = {
   unavailable: {
     status: 503,
     codes: [503],
-    text: 'The database is unreachable, the file store refused a write, or the server is shedding load or has more orders in hand than it takes at once; Retry-After',
+    text: 'The database is unreachable, the file store refused a write, or the server is shedding load; Retry-After',
+  },
+  busy: {
+    status: 503,
+    codes: [503],
+    text: 'More orders are in hand than the server places at once, and this one waited its longest turn; nothing was done; Retry-After',
   },
 } as const satisfies Record<string, { status: number; codes: readonly [number, ...number[]]; text: string }>;
 

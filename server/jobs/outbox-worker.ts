@@ -43,8 +43,15 @@ type TopicRead = { value: unknown } | { error: unknown };
 type Understood =
   { effect: ClaimedEffect; known: Handler; payload: unknown } | { effect: ClaimedEffect; unrunnable: string };
 
-const handler = <Payload, Read = undefined>(definition: EffectHandler<Payload, Read>) =>
-  definition as unknown as Handler;
+/** A topic's handler; one whose `run` takes what was read must say how to read it. */
+function handler<Payload>(definition: {
+  payload: z.ZodType<Payload>;
+  run(ctx: AppContext, payload: Payload): Promise<unknown>;
+}): Handler;
+function handler<Payload, Read>(definition: Required<EffectHandler<Payload, Read>>): Handler;
+function handler<Payload, Read>(definition: EffectHandler<Payload, Read>): Handler {
+  return definition as unknown as Handler;
+}
 
 /** What each outbox topic does. A row whose topic or payload is not here fails for good, with the reason kept. */
 const HANDLERS: Record<string, Handler> = {
@@ -97,10 +104,13 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
     return new Map(
       await Promise.all(
         [...wanted].map(async ([topic, { read, payloads }]) => {
-          const outcome: TopicRead = await read(ctx, payloads).then(
-            (value) => ({ value }),
-            (error: unknown) => ({ error }),
-          );
+          // Started inside a promise, so a read that throws before its first await fails its effects too.
+          const outcome: TopicRead = await Promise.resolve()
+            .then(() => read(ctx, payloads))
+            .then(
+              (value) => ({ value }),
+              (error: unknown) => ({ error }),
+            );
           return [topic, outcome] as const;
         }),
       ),

@@ -34,8 +34,9 @@ export class AppError extends Error {
 }
 
 /**
- * Kinds that are the visitor's to act on (wrong input, a state that forbids the move), as
- * opposed to a failure on our side or a provider's: pages show these as a message.
+ * Kinds that are the visitor's to act on (wrong input, a state that forbids the move, a
+ * busy shop that says when to try again), as opposed to a failure on our side or a
+ * provider's: pages show these as a message.
  */
 export function isRefusal(kind: ErrorKind): boolean {
   return kind !== 'gatewayUnavailable' && kind !== 'storageUnavailable';

@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { OverloadedError } from './errors';
+import { held } from '../../tests/support/held';
 import { createTurns } from './turns';
-
-/** A promise and the function that settles it, for tasks the test finishes by hand. */
-function gate() {
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  return { opened, open };
-}
 
 describe('turns', () => {
   it('runs at most the given number of tasks at once, the others in arrival order as turns free up', async () => {
     const turns = createTurns({ atOnce: 2, maxWaitMs: 10_000, retryAfterSeconds: 5 });
-    const gates = [gate(), gate(), gate(), gate()];
+    const gates = [held(), held(), held(), held()];
     const started: number[] = [];
     const finished = gates.map((g, i) =>
       turns.run(async () => {
         started.push(i);
-        await g.opened;
+        await g.released;
         return i;
       }),
     );
@@ -25,14 +19,14 @@ describe('turns', () => {
     expect(started).toEqual([0, 1]);
     expect(turns.load).toEqual({ running: 2, waiting: 2 });
 
-    gates[1]!.open();
+    gates[1]!.release();
     expect(await finished[1]).toBe(1);
     expect(started).toEqual([0, 1, 2]);
     expect(turns.load).toEqual({ running: 2, waiting: 1 });
 
-    gates[0]!.open();
-    gates[2]!.open();
-    gates[3]!.open();
+    gates[0]!.release();
+    gates[2]!.release();
+    gates[3]!.release();
     expect(await Promise.all(finished)).toEqual([0, 1, 2, 3]);
     expect(started).toEqual([0, 1, 2, 3]);
     expect(turns.load).toEqual({ running: 0, waiting: 0 });
@@ -47,8 +41,8 @@ describe('turns', () => {
 
   it('refuses a task that waited its longest turn, which then never runs, and keeps the queue behind it', async () => {
     const turns = createTurns({ atOnce: 1, maxWaitMs: 50, retryAfterSeconds: 7 });
-    const held = gate();
-    const holding = turns.run(() => held.opened);
+    const turn = held();
+    const holding = turns.run(() => turn.released);
     let lateRan = false;
     const late = turns.run(async () => {
       lateRan = true;
@@ -59,7 +53,7 @@ describe('turns', () => {
     expect(turns.load).toEqual({ running: 1, waiting: 0 });
 
     const queued = turns.run(async () => 'after the refusal');
-    held.open();
+    turn.release();
     await holding;
     expect(await queued).toBe('after the refusal');
     expect(lateRan).toBe(false);

@@ -1,4 +1,6 @@
+import { inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { orders, payments } from '../../server/db/schema';
 import { tallyQueries } from '../../server/db/query-tally';
 import { readOrderMails } from '../../server/domains/orders/order-mail';
 import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
@@ -37,5 +39,42 @@ describe('reading a batch of order emails', () => {
       to: second.email,
       data: { orderNo: c.order_no, items: [{ quantity: 3 }] },
     });
+  });
+
+  it('reads the payments of paid orders in one more statement, each shown only on the order it paid', async () => {
+    const buyer = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 20 });
+    const paid = await placeOrderFor(buyer, sku.id, 1);
+    const copied = await placeOrderFor(buyer, sku.id, 1);
+    const [payment] = await server.ctx.db
+      .insert(payments)
+      .values({
+        orderId: paid.id,
+        userId: buyer.id,
+        provider: 'sandbox',
+        method: 'sandbox',
+        amountMinor: paid.total.amount_minor,
+        currency: 'CNY',
+        chargedAmountMinor: 1_302,
+        chargedCurrency: 'EUR',
+        status: 'succeeded',
+      })
+      .returning({ id: payments.id });
+    // An imported order that names another order's payment has no charge of its own to show.
+    await server.ctx.db
+      .update(orders)
+      .set({ paymentId: String(payment!.id) })
+      .where(inArray(orders.id, [paid.id, copied.id]));
+
+    const { result: read, statements } = await tallyQueries(() =>
+      readOrderMails(server.ctx, [
+        { orderId: paid.id, kind: 'paid' },
+        { orderId: copied.id, kind: 'paid' },
+      ]),
+    );
+
+    expect(statements, statements.join('\n')).toHaveLength(4);
+    expect(read.get(paid.id)).toMatchObject({ data: { paid: '€13.02 by Test payment' } });
+    expect(read.get(copied.id)).not.toHaveProperty('data.paid');
   });
 });

@@ -1,20 +1,27 @@
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { orders } from '../../server/db/schema';
 import { placementTurns } from '../../server/domains/checkout/place-order.service';
-import { makeShopper, prepareSku, stockOf } from '../support/buyers';
-import { useTestApp } from '../support/test-server';
+import { tallyQueries } from '../../server/db/query-tally';
+import { makeShopper, prepareSku, stockOf, type Buyer } from '../support/buyers';
+import { held } from '../support/held';
+import { useTestApp, useTestServer } from '../support/test-server';
 
 /** Placements take turns (ADR 0181): how many run at once, and what a buyer who waited too long is told. */
 
-function held() {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  return { released, release };
-}
+const ordersOf = (server: { ctx: { db: any } }, buyers: Buyer[]) =>
+  server.ctx.db
+    .select()
+    .from(orders)
+    .where(
+      inArray(
+        orders.userId,
+        buyers.map((buyer) => buyer.id),
+      ),
+    );
 
 describe('a placement that waits past its longest turn', () => {
-  const server = useTestApp({ ORDER_PLACEMENTS_AT_ONCE: '1', ORDER_PLACEMENT_MAX_WAIT_SECONDS: '0.2' });
+  const server = useTestServer({ ORDER_PLACEMENTS_AT_ONCE: '1', ORDER_PLACEMENT_MAX_WAIT_SECONDS: '0.2' });
 
   it('is answered 503 with Retry-After in the buyer language, writes nothing, and the same key places the order later', async () => {
     const buyer = await makeShopper(server);
@@ -43,11 +50,48 @@ describe('a placement that waits past its longest turn', () => {
     expect(chinese.status).toBe(503);
     expect(chinese.body.msg).toBe('当前访问人数过多，请在 5 秒后重试。');
     expect(await stockOf(server, sku.id)).toBe(4);
-    expect(await server.ctx.db.select().from(orders).where(eq(orders.userId, buyer.id))).toEqual([]);
+    expect(await ordersOf(server, [buyer])).toEqual([]);
 
     const retried = await order('en');
     expect(retried.status, retried.text).toBe(200);
     expect(await stockOf(server, sku.id)).toBe(3);
+  });
+
+  it('on the confirm page: 503 with Retry-After and the sentence on the page, then Place order goes through', async () => {
+    const buyer = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 2 });
+    const placeOrder = () =>
+      fetch(`${server.url}/zh-cn/order/confirm_order`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: server.url,
+          cookie: `access_token=${buyer.headers.token}`,
+        },
+        body: new URLSearchParams({
+          sku_id: String(sku.id),
+          quantity: '1',
+          idempotency_key: 'turns-page-1',
+        }).toString(),
+      });
+
+    const turn = held();
+    const holding = placementTurns(server.ctx).run(() => turn.released);
+    const busy = await placeOrder();
+    turn.release();
+    await holding;
+
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('5');
+    expect(busy.headers.get('cache-control')).toMatch(/no-store/);
+    expect(await busy.text()).toContain('当前访问人数过多，请在 5 秒后重试。');
+    expect(await ordersOf(server, [buyer])).toEqual([]);
+
+    const placed = await placeOrder();
+    expect(placed.status).toBe(302);
+    expect(placed.headers.get('location')).toMatch(/^\/zh-cn\/order\/pay\?order_id=\d+$/);
+    expect(await ordersOf(server, [buyer])).toHaveLength(1);
   });
 });
 
@@ -62,20 +106,35 @@ describe('placements at once', () => {
     const second = held();
     const holding = [turns.run(() => first.released), turns.run(() => second.released)];
 
-    const answers = Promise.all(
-      buyers.map((buyer) =>
-        buyer.call('/v2/order', { method: 'POST', body: { items: [{ sku_id: sku.id, quantity: 1 }] } }),
-      ),
-    );
-    await vi.waitFor(() => expect(turns.load).toEqual({ running: 2, waiting: 8 }), { timeout: 10_000 });
+    // The requests are sent and checked in inside the tally; a placement waiting its turn sends nothing.
+    const { result: waiting, statements } = await tallyQueries(async () => {
+      const answers = buyers.map((buyer) =>
+        server.app.inject({
+          method: 'POST',
+          url: '/v2/order',
+          headers: { ...buyer.headers, 'content-type': 'application/json' },
+          payload: { items: [{ sku_id: sku.id, quantity: 1 }] },
+        }),
+      );
+      await vi.waitFor(() => expect(turns.load).toEqual({ running: 2, waiting: 8 }), { timeout: 10_000 });
+      return answers;
+    });
+    // Each request resolved its session before asking for a turn; nothing else was read.
+    expect(statements).toHaveLength(8);
+    expect(
+      statements.every((statement) => /from "sessions"/.test(statement)),
+      statements.join('\n'),
+    ).toBe(true);
     expect(await stockOf(server, sku.id)).toBe(5);
-    expect(await server.ctx.db.select().from(orders).where(eq(orders.userId, buyers[0]!.id))).toEqual([]);
+    expect(await ordersOf(server, buyers)).toEqual([]);
 
     first.release();
     second.release();
     await Promise.all(holding);
-    expect((await answers).map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 409, 409, 409]);
+    const answers = await Promise.all(waiting);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 409, 409, 409]);
     expect(await stockOf(server, sku.id)).toBe(0);
+    expect(await ordersOf(server, buyers)).toHaveLength(5);
     expect(turns.load).toEqual({ running: 0, waiting: 0 });
   });
 });

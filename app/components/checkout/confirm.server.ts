@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { redirect } from 'react-router';
+import { data, redirect } from 'react-router';
 import { z } from 'zod';
 import { translate, type Locale } from '../../../i18n';
 import { isCurrency, type Currency } from '../../../server/shared/money';
 import { MAX_LINE_QUANTITY } from '../../../server/domains/cart/cart.schemas';
 import { createOrderBody } from '../../../server/domains/checkout/checkout.schemas';
+import type { OverloadedError } from '../../../server/shared/errors';
 import { describeIssue } from '../../../server/shared/issue-messages';
 import type { StorefrontLoadContext } from '~/lib/context';
 import { DISPLAY_CURRENCY_COOKIE } from '~/lib/currency';
@@ -153,6 +154,14 @@ export async function placeOrderAction(
     return redirect(`${localePath(locale, '/order/pay')}?order_id=${placed.order.id}`);
   } catch (error) {
     const refusal = refusalOf(error);
+    if (refusal?.kind === 'overloaded') {
+      // Answered 503: React Router does not reload the page's data after a failed action, so
+      // the form keeps its idempotency key and no quote is read again while the shop is busiest.
+      return data(
+        { ok: false as const, error: refusalText(locale, refusal) },
+        { status: 503, headers: { 'retry-after': String((refusal as OverloadedError).retryAfterSeconds) } },
+      );
+    }
     if (refusal) return { ok: false as const, error: refusalText(locale, refusal) };
     throw error;
   }

@@ -96,18 +96,25 @@ export interface OrderMailRead {
 
 /** What one order's emails show, and to whom they go; null when the order is gone. */
 export async function orderMailData(ctx: AppContext, orderId: number): Promise<OrderMailRead | null> {
-  return (await orderMailsData(ctx, [orderId])).get(orderId) ?? null;
+  return mailOf(await orderMailsData(ctx, [orderId]), orderId);
+}
+
+/** What `orderMailsData` read for each order: its mail, or why it could not be made. */
+export type OrderMailReads = ReadonlyMap<number, OrderMailRead | { failed: unknown }>;
+
+/** One order's mail out of a batch read: null when the order is gone; throws what spoiled that order alone. */
+function mailOf(reads: OrderMailReads, orderId: number): OrderMailRead | null {
+  const found = reads.get(orderId);
+  if (found && 'failed' in found) throw found.failed;
+  return found ?? null;
 }
 
 /**
  * `orderMailData` for many orders in three or four statements, however many there are: the
- * outbox worker reads a claimed batch of order emails at once (`prepare` of its handler).
+ * outbox worker reads a claimed batch of order emails at once (its handler's `read`).
  */
-export async function orderMailsData(
-  ctx: AppContext,
-  orderIds: readonly number[],
-): Promise<Map<number, OrderMailRead>> {
-  const found = new Map<number, OrderMailRead>();
+export async function orderMailsData(ctx: AppContext, orderIds: readonly number[]): Promise<OrderMailReads> {
+  const found = new Map<number, OrderMailRead | { failed: unknown }>();
   if (orderIds.length === 0) return found;
   const rows = await ordersWithBuyers(ctx.db).execute({ orderIds: [...new Set(orderIds)] });
   const ids = rows.map((row) => row.order.id);
@@ -121,16 +128,22 @@ export async function orderMailsData(
     getSiteSettings(ctx),
   ]);
   for (const row of rows) {
-    found.set(
-      row.order.id,
-      mailDataOf(row, {
-        items: items.get(row.order.id) ?? [],
-        duties: duties.get(row.order.id) ?? [],
-        paidWith: paid.get(row.order.id) ?? null,
-        settings,
-        base: siteOrigin(ctx.env, ''),
-      }),
-    );
+    // An order whose mail cannot be made (a row imported without an address) fails its own
+    // email only, not the others read with it.
+    try {
+      found.set(
+        row.order.id,
+        mailDataOf(row, {
+          items: items.get(row.order.id) ?? [],
+          duties: duties.get(row.order.id) ?? [],
+          paidWith: paid.get(row.order.id) ?? null,
+          settings,
+          base: siteOrigin(ctx.env, ''),
+        }),
+      );
+    } catch (error) {
+      found.set(row.order.id, { failed: error });
+    }
   }
   return found;
 }
@@ -228,9 +241,9 @@ export function orderMailWrite(placedOrders: SQL, kind: OrderMailKind): SQL {
 export async function sendOrderMail(
   ctx: AppContext,
   job: OrderMailJob,
-  read: ReadonlyMap<number, OrderMailRead>,
+  reads: OrderMailReads,
 ): Promise<MailDelivery | null> {
-  const found = read.get(job.orderId);
+  const found = mailOf(reads, job.orderId);
   if (!found) return null;
   return sendMail(ctx, {
     to: found.to,

@@ -23,10 +23,16 @@ export async function paymentThatPaid(
   ctx: AppContext,
   order: { id: number; paymentId: string | null },
 ): Promise<PaidWith | null> {
-  const id = Number(order.paymentId);
-  if (!order.paymentId || !Number.isSafeInteger(id)) return null;
+  const id = paymentIdOf(order);
+  if (id === null) return null;
   const [row] = await paymentOfOrder(ctx.db).execute({ id, orderId: order.id });
   return row ?? null;
+}
+
+/** The payment id an order keeps, when it is one the payments table can hold. */
+function paymentIdOf(order: { paymentId: string | null }): number | null {
+  const id = Number(order.paymentId);
+  return order.paymentId && Number.isSafeInteger(id) ? id : null;
 }
 
 /** `paymentThatPaid` for many orders in one statement: by order id, the paid ones only. */
@@ -34,15 +40,20 @@ export async function paymentsThatPaid(
   ctx: AppContext,
   orders: ReadonlyArray<{ id: number; paymentId: string | null }>,
 ): Promise<Map<number, PaidWith>> {
-  const paying = new Map<number, number>();
-  for (const order of orders) {
-    const id = Number(order.paymentId);
-    if (order.paymentId && Number.isSafeInteger(id)) paying.set(id, order.id);
-  }
+  const ids = [...new Set(orders.map(paymentIdOf).filter((id) => id !== null))];
   const paid = new Map<number, PaidWith>();
-  if (paying.size === 0) return paid;
-  for (const { id, orderId, ...row } of await paymentsByIds(ctx.db).execute({ ids: [...paying.keys()] })) {
-    if (paying.get(id) === orderId) paid.set(orderId, row);
+  if (ids.length === 0) return paid;
+  const byId = new Map((await paymentsByIds(ctx.db).execute({ ids })).map((row) => [row.id, row]));
+  for (const order of orders) {
+    const id = paymentIdOf(order);
+    const row = id === null ? undefined : byId.get(id);
+    // As `paymentThatPaid`: only the order the payment was for shows it.
+    if (row?.orderId === order.id)
+      paid.set(order.id, {
+        method: row.method,
+        chargedAmountMinor: row.chargedAmountMinor,
+        chargedCurrency: row.chargedCurrency,
+      });
   }
   return paid;
 }

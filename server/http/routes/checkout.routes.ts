@@ -43,7 +43,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         description:
           'Send an `Idempotency-Key` header (or `idempotency_key` in the body), 8-128 of [A-Za-z0-9_-], unique per attempt to buy.',
         body: createOrderBody,
-        response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict'),
+        response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict', 'busy'),
       },
     },
     async (request) => {
