@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { orders } from '../../server/db/schema';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { chinaAddress, makeBuyer, placeOrderFor, prepareSku, type Buyer } from '../support/buyers';
+import { postPageForm } from '../support/page-forms';
 import { useTestServer } from '../support/test-server';
 
 /**
@@ -12,19 +13,8 @@ import { useTestServer } from '../support/test-server';
  */
 const server = useTestServer();
 
-/** A same-origin form post from a page, the session in the cookie (the CSRF rule for page forms). */
-function postForm(path: string, buyer: Buyer, fields: Record<string, string>) {
-  return fetch(server.url + path, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: server.url,
-      cookie: `access_token=${buyer.headers.token}`,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
-}
+const postForm = (path: string, buyer: Buyer, fields: Record<string, string>) =>
+  postPageForm(server, path, buyer, fields);
 
 function page(path: string, cookie?: string) {
   return fetch(server.url + path, { redirect: 'manual', headers: cookie ? { cookie } : {} });

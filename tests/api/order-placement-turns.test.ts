@@ -5,6 +5,7 @@ import { placementTurns } from '../../server/domains/checkout/place-order.servic
 import { tallyQueries } from '../../server/db/query-tally';
 import { makeShopper, prepareSku, stockOf, type Buyer } from '../support/buyers';
 import { held } from '../support/held';
+import { postPageForm } from '../support/page-forms';
 import { useTestApp, useTestServer } from '../support/test-server';
 
 /** Placements take turns (ADR 0181): how many run at once, and what a buyer who waited too long is told. */
@@ -61,19 +62,10 @@ describe('a placement that waits past its longest turn', () => {
     const buyer = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 2 });
     const placeOrder = () =>
-      fetch(`${server.url}/zh-cn/order/confirm_order`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          origin: server.url,
-          cookie: `access_token=${buyer.headers.token}`,
-        },
-        body: new URLSearchParams({
-          sku_id: String(sku.id),
-          quantity: '1',
-          idempotency_key: 'turns-page-1',
-        }).toString(),
+      postPageForm(server, '/zh-cn/order/confirm_order', buyer, {
+        sku_id: String(sku.id),
+        quantity: '1',
+        idempotency_key: 'turns-page-1',
       });
 
     const turn = held();

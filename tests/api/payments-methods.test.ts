@@ -5,6 +5,7 @@ import { startFakeStripe, type FakeStripe } from '../../server/domains/payments/
 import { makeBuyer, type Buyer } from '../support/buyers';
 import { startTestServer, type TestServer } from '../support/test-server';
 import { makeOrder, paymentRow } from './payments-fixtures';
+import { postPageForm } from '../support/page-forms';
 
 /**
  * Several methods at once (ADR 0141): Stripe with cards, Alipay and WeChat Pay beside the
@@ -61,16 +62,7 @@ async function payPage(orderId: number, locale = 'en') {
 }
 
 function postPayForm(orderId: number, fields: Record<string, string>) {
-  return fetch(`${server.url}/en/order/pay?order_id=${orderId}`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      origin: server.url,
-      cookie: `access_token=${buyer.headers.token}`,
-    },
-    body: new URLSearchParams(fields).toString(),
-  });
+  return postPageForm(server, `/en/order/pay?order_id=${orderId}`, buyer, fields);
 }
 
 async function paymentsOf(orderId: number) {
