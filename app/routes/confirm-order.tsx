@@ -27,7 +27,5 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
 ];
 
 export default function ConfirmOrder({ loaderData, actionData }: Route.ComponentProps) {
-  return (
-    <ConfirmPage data={loaderData} actionError={actionData && 'error' in actionData ? actionData.error : undefined} />
-  );
+  return <ConfirmPage data={loaderData} refusal={actionData && 'error' in actionData ? actionData : undefined} />;
 }

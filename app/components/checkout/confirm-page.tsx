@@ -40,7 +40,11 @@ function SourceFields({ source }: { source: NonNullable<ConfirmData['source']> }
 }
 
 /** /{locale}/order/confirm_order: address, items, notes, coupon and the server-computed order info; Place order. */
-export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionError?: string }) {
+/**
+ * `refusal` is the last Place order's answer when it was refused; a new object each time, so the
+ * same sentence twice (sold out, or the shop busy, on a second click) shows the toast again.
+ */
+export function ConfirmPage({ data, refusal }: { data: ConfirmData; refusal?: { error: string } }) {
   const t = useT();
   const locale = useLocale();
   const toast = useToast();
@@ -50,8 +54,8 @@ export function ConfirmPage({ data, actionError }: { data: ConfirmData; actionEr
   const [notes, setNotes] = useState('');
 
   useEffect(() => {
-    if (actionError) toast.show(actionError, 'error');
-  }, [actionError, toast]);
+    if (refusal) toast.show(refusal.error, 'error');
+  }, [refusal, toast]);
 
   if (!view || !source) {
     return (
