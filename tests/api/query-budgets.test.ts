@@ -15,6 +15,7 @@ const server = useTestServer();
 let buyer: Buyer & { addressId: number };
 let orderId: number;
 let skuId: number;
+const itemsOf = (id: number) => ({ items: [{ sku_id: id, quantity: 1 }] });
 
 beforeAll(async () => {
   buyer = await makeShopper(server);
@@ -50,8 +51,9 @@ const PAGE_BUDGETS: Array<[string, () => string, number]> = [
   ['order detail', () => `/en/my/order/${orderId}`, 9],
   // Session, the cart's lines, their SKUs (one statement with options and images).
   ['cart', () => '/en/cart', 3],
-  // Session, the address book, the cart, its SKUs, the chosen address; shipping rules and rates come from memory.
-  ['confirm order', () => '/en/order/confirm_order?from=cart', 5],
+  // Session, the address book, then the cart, its SKUs and the chosen address in one read; shipping rules and
+  // rates come from memory.
+  ['confirm order', () => '/en/order/confirm_order?from=cart', 3],
   // Session, the order, its lines, duty lines, history and refunds.
   ['pay', () => `/en/order/pay?order_id=${orderId}`, 6],
 ];
@@ -87,22 +89,60 @@ describe('database statements a signed-in buyer costs', () => {
     expect(first).toMatch(/from "sessions" inner join "users" .* where "sessions"\."token_hash" = \$1 limit \$2$/);
   });
 
-  it('places an order in one statement after its reads: no BEGIN, no COMMIT', async () => {
+  const placing = (headers: Record<string, string>, payload: object) =>
+    server.app.inject({
+      method: 'POST',
+      url: '/v2/order',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload,
+    });
+  const isPlacement = (statement: string) => statement.startsWith('with "placed_order" as');
+  const isQuoteRead = (statement: string) => statement.startsWith('with "requested" as');
+
+  it('places an order in three statements: the session, one read, the placement; no BEGIN, no COMMIT', async () => {
     let attempt = 0;
-    const place = () =>
-      server.app.inject({
-        method: 'POST',
-        url: '/v2/order',
-        headers: { ...buyer.headers, 'content-type': 'application/json', 'idempotency-key': `budget-${++attempt}` },
-        payload: { items: [{ sku_id: skuId, quantity: 1 }] },
-      });
+    const place = () => placing({ ...buyer.headers, 'idempotency-key': `budget-${++attempt}` }, itemsOf(skuId));
     await place();
     const { result, statements } = await tallyQueries(place);
     expect(result.statusCode, result.body).toBe(200);
     expect(statements.filter((statement) => /^(begin|commit|rollback)\b/i.test(statement))).toEqual([]);
-    expect(statements.filter((statement) => statement.startsWith('with "placed_order" as'))).toHaveLength(1);
-    // Session, the SKUs, the default address, then the placement; settings, rates and shipping rules are in
-    // memory, and the idempotency key is looked up only when a placement cannot be made.
-    expect(statements.length, statements.join('\n')).toBeLessThanOrEqual(4);
+    // The SKUs, the default address and the key's order in one read; settings, rates and shipping rules are in memory.
+    expect(statements.length, statements.join('\n')).toBe(3);
+    expect(statements.filter(isQuoteRead)).toHaveLength(1);
+    expect(statements.filter(isPlacement)).toHaveLength(1);
+  });
+
+  it("places an order from the cart in the same three: the cart's lines come with the read", async () => {
+    const shopper = await makeShopper(server);
+    const added = await shopper.call('/v1/cart/items', { method: 'POST', body: { sku_id: skuId, quantity: 2 } });
+    expect(added.status).toBe(200);
+    const { result, statements } = await tallyQueries(() =>
+      placing({ ...shopper.headers, 'idempotency-key': 'budget-cart' }, { from_cart: true }),
+    );
+    expect(result.statusCode, result.body).toBe(200);
+    expect(JSON.parse(result.body).data.items).toMatchObject([{ sku_id: skuId, quantity: 2 }]);
+    expect(statements.length, statements.join('\n')).toBe(3);
+  });
+
+  it('refuses a sold-out SKU after the session and one read, with no look-up of the key', async () => {
+    const soldOut = await prepareSku(server, { stock: 0 });
+    const { result, statements } = await tallyQueries(() =>
+      placing({ ...buyer.headers, 'idempotency-key': 'budget-sold-out' }, itemsOf(soldOut.id)),
+    );
+    expect(result.statusCode, result.body).toBe(409);
+    expect(statements.length, statements.join('\n')).toBe(2);
+    expect(statements.filter(isQuoteRead)).toHaveLength(1);
+  });
+
+  it('answers a repeated key with its order from the read, placing nothing', async () => {
+    const place = () => placing({ ...buyer.headers, 'idempotency-key': 'budget-repeated' }, itemsOf(skuId));
+    const first = await place();
+    expect(first.statusCode, first.body).toBe(200);
+    const { result, statements } = await tallyQueries(place);
+    expect(result.statusCode, result.body).toBe(200);
+    expect(JSON.parse(result.body).data.id).toBe(JSON.parse(first.body).data.id);
+    expect(statements.filter(isPlacement), statements.join('\n')).toEqual([]);
+    // Only the read asked for the key; the order's detail is then read as on its page.
+    expect(statements.filter((statement) => statement.includes('"idempotency_key" = $'))).toHaveLength(1);
   });
 });

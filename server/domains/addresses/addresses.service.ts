@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, ne, sql, type Placeholder } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/max';
 import { translate } from '../../../i18n';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
@@ -13,6 +13,8 @@ import { getSiteSettings } from '../site-settings/site-settings.service';
 import { MAX_ADDRESSES_PER_USER, type AddressInput, type AddressUpdate, type AddressView } from './addresses.schemas';
 import { onlyRow } from '../../db/rows';
 import { preparedPerDatabase } from '../../db/prepared';
+import { rowFromJson } from '../../db/json-rows';
+import type { Database } from '../../db/client';
 
 type AddressRow = typeof userAddresses.$inferSelect;
 
@@ -151,15 +153,42 @@ export async function getAddress(
 }
 
 /** The default address, or the most recently changed one. */
+const DEFAULT_ADDRESS_FIRST = [desc(userAddresses.isDefault), desc(userAddresses.updatedAt)];
+
 const defaultAddressOf = preparedPerDatabase((db) =>
   db
     .select()
     .from(userAddresses)
     .where(eq(userAddresses.userId, sql.placeholder('userId')))
-    .orderBy(desc(userAddresses.isDefault), desc(userAddresses.updatedAt))
+    .orderBy(...DEFAULT_ADDRESS_FIRST)
     .limit(1)
     .prepare('default_address'),
 );
+
+/**
+ * The address an order goes to, as JSON (`row_to_json`, read back by `addressFromJson`), for a
+ * read that takes more than the address in one statement (checkout/quote-facts.ts): the user's
+ * address `addressId` (an `int`; another user's is none), or their default when it is null.
+ */
+export function orderAddressJson(db: Database, userId: SQL, addressId: SQL): SQL<unknown> {
+  const chosen = db
+    .select()
+    .from(userAddresses)
+    .where(
+      and(
+        eq(userAddresses.userId, userId),
+        sql`(${addressId}::int is null or ${userAddresses.id} = ${addressId}::int)`,
+      ),
+    )
+    .orderBy(...DEFAULT_ADDRESS_FIRST)
+    .limit(1);
+  return sql`(select row_to_json(address) from (${chosen}) as address)`;
+}
+
+/** `orderAddressJson` read back: null when the user has no such address. */
+export function addressFromJson(json: unknown): AddressRow | null {
+  return json === null || json === undefined ? null : rowFromJson(userAddresses, json);
+}
 
 export async function defaultAddress(ctx: AppContext, userId: number): Promise<AddressRow | undefined> {
   const [row] = await defaultAddressOf(ctx.db).execute({ userId });

@@ -234,7 +234,6 @@ export async function mergeGuestCart(ctx: AppContext, input: { guestCartId: stri
   });
 }
 
-/** Removes the given SKUs from a cart (after they were ordered). */
 /**
  * Removes the ordered SKUs from a cart as part of one statement (checkout's place-order):
  * `cartKey` (null: the order did not come from a cart) and `lines`, a JSON array of `{"sku_id"}`.
@@ -245,6 +244,9 @@ export function removeCartLinesWrite(cartKey: SQL, lines: SQL): SQL {
     returning ${cartItems.skuId}`;
 }
 
+/** A cart lists its lines oldest first. */
+const CART_LINE_ORDER = [asc(cartItems.createdAt), asc(cartItems.skuId)];
+
 export async function cartLines(
   db: AppContext['db'],
   cartKey: CartKey,
@@ -253,7 +255,17 @@ export async function cartLines(
     .select({ skuId: cartItems.skuId, quantity: cartItems.quantity, createdAt: cartItems.createdAt })
     .from(cartItems)
     .where(eq(cartItems.cartKey, cartKey))
-    .orderBy(asc(cartItems.createdAt), asc(cartItems.skuId));
+    .orderBy(...CART_LINE_ORDER);
+}
+
+/**
+ * A cart's lines as a JSON array of `{"skuId", "quantity"}` in `cartLines`' order, for a read
+ * that takes more than the cart in one statement (checkout/quote-facts.ts); `cartKey` null: none.
+ */
+export function cartLinesJson(cartKey: SQL): SQL<unknown> {
+  return sql`(select coalesce(json_agg(json_build_object('skuId', ${cartItems.skuId}, 'quantity', ${cartItems.quantity})
+      order by ${sql.join(CART_LINE_ORDER, sql`, `)}), '[]'::json)
+    from ${cartItems} where ${cartItems.cartKey} = ${cartKey}::text)`;
 }
 
 /** Empties a cart (a buyer's erasure, docs/console.md). */

@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { pickText, type Locale, type LocalizedText } from '../../../i18n/locales';
 import { productImages, productProperties, productPropertyValues, products, productSkus } from '../../db/schema';
 import type { Database } from '../../db/client';
@@ -29,68 +29,78 @@ export interface SkuFacts {
 }
 
 /**
- * One statement for every SKU asked about: its option values (in the options' order) and the
- * product's first image come as subqueries, since this runs on every cart change, checkout
- * quote and order, and each round trip to the database costs more than the subqueries.
+ * The facts of every SKU whose id is in `ids` (an `int[]`), as one JSON array: its option values
+ * (in the options' order) and the product's first image come as subqueries, since this runs on
+ * every cart change, checkout quote and order, and each round trip to the database costs more
+ * than the subqueries. As JSON it can also travel inside a larger read (the checkout's,
+ * checkout/quote-facts.ts); `skuFactsFromJson` reads it back.
  */
-const skuFactsQuery = preparedPerDatabase((db) =>
-  db
-    .select({
-      skuId: productSkus.id,
-      skuCode: productSkus.code,
-      priceMinor: productSkus.priceMinor,
-      currency: productSkus.currency,
-      stock: productSkus.stock,
-      hsCode: productSkus.hsCode,
-      originCountry: productSkus.originCountry,
-      productId: products.id,
-      productName: products.name,
-      // A retired SKU (ADR 0160) stays for the orders that name it, never for sale again.
-      listed: sql<boolean>`${products.listed} and ${productSkus.retiredAt} is null`,
-      weightGrams: products.weightGrams,
-      serviceNotes: products.serviceNotes,
-      properties: sql<SkuFacts['properties']>`(
+export function skuFactsJson(ids: SQL): SQL<unknown> {
+  // Named through aliases of their own: drizzle leaves columns unqualified in a select's fields,
+  // where this may stand.
+  const sku = (column: keyof typeof productSkus._.columns) => sql`sku.${sql.identifier(productSkus[column].name)}`;
+  const product = (column: keyof typeof products._.columns) => sql`product.${sql.identifier(products[column].name)}`;
+  return sql`(select coalesce(json_agg(json_build_object(
+      'skuId', ${sku('id')},
+      'skuCode', ${sku('code')},
+      'priceMinor', ${sku('priceMinor')},
+      'currency', ${sku('currency')},
+      'stock', ${sku('stock')},
+      'hsCode', ${sku('hsCode')},
+      'originCountry', ${sku('originCountry')},
+      'productId', ${product('id')},
+      'productName', ${product('name')},
+      'listed', ${product('listed')} and ${sku('retiredAt')} is null,
+      'weightGrams', ${product('weightGrams')},
+      'serviceNotes', ${product('serviceNotes')},
+      'properties', (
         select coalesce(json_agg(json_build_object('name', option.name, 'value', choice.value)
-          order by option.sort, array_position("product_skus"."value_ids", choice.id)), '[]'::json)
+          order by option.sort, array_position(${sku('valueIds')}, choice.id)), '[]'::json)
         from ${productPropertyValues} choice
         join ${productProperties} option on option.id = choice.property_id
-        where choice.id = any("product_skus"."value_ids"))`,
-      image: sql<string | null>`coalesce("product_skus"."image", (
+        where choice.id = any(${sku('valueIds')})),
+      'image', coalesce(${sku('image')}, (
         select picture.url from ${productImages} picture
-        where picture.product_id = "products"."id"
-        order by picture.sort, picture.id limit 1))`,
-    })
-    .from(productSkus)
-    .innerJoin(products, eq(products.id, productSkus.productId))
-    .where(sql`${productSkus.id} = any(${sql.placeholder('ids')})`)
-    .prepare('sku_facts'),
-);
+        where picture.product_id = ${product('id')}
+        order by picture.sort, picture.id limit 1)))), '[]'::json)
+    from ${productSkus} sku
+    join ${products} product on ${product('id')} = ${sku('productId')}
+    where ${sku('id')} = any(${ids}::int[]))`;
+}
+
+/** A SKU's facts as `skuFactsJson` writes them. */
+interface SkuFactsJsonRow extends Omit<SkuFacts, 'currency' | 'freeShipping'> {
+  currency: string;
+  serviceNotes: number[];
+}
+
+/** `skuFactsJson`'s array read back, by SKU id; a retired SKU (ADR 0160) is not `listed`. */
+export function skuFactsFromJson(json: unknown): Map<number, SkuFacts> {
+  const rows = (typeof json === 'string' ? JSON.parse(json) : json) as SkuFactsJsonRow[];
+  return new Map(
+    rows.map(({ serviceNotes, currency, ...row }) => [
+      row.skuId,
+      {
+        ...row,
+        currency: isCurrency(currency) ? currency : 'CNY',
+        freeShipping: serviceNotes.includes(FREE_SHIPPING_NOTE),
+      },
+    ]),
+  );
+}
+
+const skuFactsQuery = preparedPerDatabase((db) => {
+  const facts = db
+    .$with('facts', { skus: sql<unknown>`skus`.as('skus') })
+    .as(sql`select ${skuFactsJson(sql`${sql.placeholder('ids')}`)} as skus`);
+  return db.with(facts).select({ skus: facts.skus }).from(facts).prepare('sku_facts');
+});
 
 export async function loadSkuFacts(db: Database, skuIds: number[]): Promise<Map<number, SkuFacts>> {
   const ids = [...new Set(skuIds)];
   if (ids.length === 0) return new Map();
-  const rows = await skuFactsQuery(db).execute({ ids });
-  return new Map(
-    rows.map((row) => [
-      row.skuId,
-      {
-        skuId: row.skuId,
-        skuCode: row.skuCode,
-        productId: row.productId,
-        productName: row.productName,
-        properties: row.properties,
-        image: row.image,
-        priceMinor: row.priceMinor,
-        currency: isCurrency(row.currency) ? row.currency : 'CNY',
-        stock: row.stock,
-        listed: row.listed,
-        weightGrams: row.weightGrams,
-        freeShipping: row.serviceNotes.includes(FREE_SHIPPING_NOTE),
-        hsCode: row.hsCode,
-        originCountry: row.originCountry,
-      },
-    ]),
-  );
+  const [row] = await skuFactsQuery(db).execute({ ids });
+  return skuFactsFromJson(row?.skus ?? []);
 }
 
 export type LineProblem = 'sold_out' | 'insufficient_stock' | 'unlisted';

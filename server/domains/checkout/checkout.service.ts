@@ -10,15 +10,16 @@ import {
   RATE_SCALE,
   type Currency,
 } from '../../shared/money';
-import { addressView, defaultAddress, findAddress } from '../addresses/addresses.service';
-import { cartLines, userCartKey } from '../cart/cart.service';
+import { addressView } from '../addresses/addresses.service';
+import { userCartKey } from '../cart/cart.service';
 import { evaluateCoupon, findCoupon, type Coupon } from '../coupons/coupons.service';
 import { dutiesView, quoteDuties, quoteLines } from '../duties/duties.service';
 import type { DutyQuote } from '../duties/duty-rules';
 import { shippingFee, shippingRuleFor } from '../shipping/shipping.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { MAX_ORDER_LINES, type ConfirmView } from './checkout.schemas';
-import { assertLineBuyable, loadSkuFacts, propertiesText, type SkuFacts } from '../catalog/sku-facts';
+import { assertLineBuyable, propertiesText, type SkuFacts } from '../catalog/sku-facts';
+import { readQuoteFacts, type QuoteFacts } from './quote-facts';
 
 /**
  * The price of an order, computed on the server from the catalogue, the address, the
@@ -46,7 +47,7 @@ export interface QuoteLine {
 export interface Quote {
   lines: QuoteLine[];
   fromCart: boolean;
-  address: Awaited<ReturnType<typeof findAddress>> | null;
+  address: QuoteFacts['address'];
   coupon: Coupon | null;
   currency: Currency;
   displayCurrency: Currency;
@@ -63,31 +64,57 @@ export interface Quote {
   displayTotalMinor: number;
 }
 
-async function requestedLines(ctx: AppContext, input: QuoteInput): Promise<Array<{ skuId: number; quantity: number }>> {
-  if (input.from_cart) {
-    const lines = await cartLines(ctx.db, userCartKey(input.userId));
-    if (lines.length === 0) throw new BadRequestError('order.cartEmpty');
-    if (lines.length > MAX_ORDER_LINES) throw new BadRequestError('order.tooManyLines', { max: MAX_ORDER_LINES });
-    return lines;
-  }
+/** The lines of a quote for chosen SKUs, checked before anything is read. */
+function chosenLines(input: QuoteInput): Array<{ skuId: number; quantity: number }> {
   const items = input.items ?? [];
   if (items.length === 0) throw new BadRequestError('order.empty');
   if (new Set(items.map((item) => item.sku_id)).size !== items.length) throw new BadRequestError('order.duplicateSku');
   return items.map((item) => ({ skuId: item.sku_id, quantity: item.quantity }));
 }
 
+function cartOrderLines(lines: QuoteFacts['cartLines']): QuoteFacts['cartLines'] {
+  if (lines.length === 0) throw new BadRequestError('order.cartEmpty');
+  if (lines.length > MAX_ORDER_LINES) throw new BadRequestError('order.tooManyLines', { max: MAX_ORDER_LINES });
+  return lines;
+}
+
+/**
+ * The quote's reads, in one statement (quote-facts.ts); with an idempotency key, the order it
+ * already placed too, which the caller answers before pricing anything.
+ */
+export async function readQuote(
+  ctx: AppContext,
+  input: QuoteInput & { idempotencyKey?: string },
+): Promise<QuoteFacts & { requested: QuoteFacts['cartLines'] }> {
+  const chosen = input.from_cart ? null : chosenLines(input);
+  const facts = await readQuoteFacts(ctx.db, {
+    userId: input.userId,
+    cartKey: chosen ? null : userCartKey(input.userId),
+    skuIds: chosen ? chosen.map((line) => line.skuId) : [],
+    addressId: input.address_id ?? null,
+    idempotencyKey: input.idempotencyKey ?? null,
+  });
+  // A repeated key's order emptied the cart it came from: that is no refusal.
+  const requested = chosen ?? (facts.orderWithKey ? facts.cartLines : cartOrderLines(facts.cartLines));
+  return { ...facts, requested };
+}
+
 export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Quote> {
+  return priceQuote(ctx, input, await readQuote(ctx, input));
+}
+
+/** Prices what `readQuote` read: the rules, rates, coupons and duties come from memory. */
+export async function priceQuote(
+  ctx: AppContext,
+  input: QuoteInput,
+  facts: Pick<QuoteFacts, 'skus' | 'address'> & { requested: QuoteFacts['cartLines'] },
+): Promise<Quote> {
   const now = input.now ?? new Date();
   const settings = await getSiteSettings(ctx);
   const currency = settings.currency;
   const rates = settings.exchange_rates;
-  const requested = await requestedLines(ctx, input);
-  const facts = await loadSkuFacts(
-    ctx.db,
-    requested.map((line) => line.skuId),
-  );
-  const lines: QuoteLine[] = requested.map(({ skuId, quantity }) => {
-    const sku = facts.get(skuId);
+  const lines: QuoteLine[] = facts.requested.map(({ skuId, quantity }) => {
+    const sku = facts.skus.get(skuId);
     assertLineBuyable(sku, quantity, input.locale);
     const unitPriceMinor = convert(
       { amountMinor: sku.priceMinor, currency: sku.currency },
@@ -102,10 +129,7 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
     0,
   );
 
-  const address =
-    input.address_id === undefined
-      ? ((await defaultAddress(ctx, input.userId)) ?? null)
-      : await findAddress(ctx, { userId: input.userId, id: input.address_id });
+  const address = facts.address;
   if (input.address_id !== undefined && !address) throw new NotFoundError('address.notFound');
   const shippingMinor = address
     ? shippingFee(await shippingRuleFor(ctx, address.countryCode), { weightGrams, goodsMinor })

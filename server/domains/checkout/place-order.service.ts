@@ -22,7 +22,7 @@ import {
 } from '../orders/order-state';
 import type { OrderDetail } from '../orders/orders.schemas';
 import { getOrderDetail, orderDetailView } from '../orders/orders.service';
-import { quoteOrder, type QuoteInput } from './checkout.service';
+import { priceQuote, readQuote, type Quote, type QuoteInput } from './checkout.service';
 import { placeOrderStatement, type PlacementParameters } from './place-order.statement';
 
 export interface PlaceOrderInput extends QuoteInput {
@@ -73,24 +73,32 @@ export function placementTurns(ctx: AppContext): Turns {
 }
 
 async function placeOrderNow(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+  const read = await readQuote(ctx, input);
+  if (read.orderWithKey) return placedBefore(ctx, input, read.orderWithKey);
+  // A refusal decided from the snapshot (sold out, unlisted, no address) needs no second look
+  // for the key: the snapshot held no order of it.
+  const quote = await priceQuote(ctx, input, read);
   try {
-    return await placeNewOrder(ctx, input);
+    return await placeQuotedOrder(ctx, input, quote);
   } catch (error) {
-    // A repeated key is looked up only when this attempt cannot place an order (the key's
-    // unique index, a refusal such as the SKU sold out or the cart emptied by that very order,
-    // any other failure), so a first attempt, nearly every attempt, costs no statement for it.
-    // When the look-up fails too, the first failure is the one to report.
+    // The placement failed after the snapshot: the key's unique index (the same request twice at
+    // once), the stock taken by the same key's order, any other failure. When the look-up fails
+    // too, the first failure is the one to report.
     const existing = input.idempotencyKey
       ? await findOrderByIdempotencyKey(ctx, input.userId, input.idempotencyKey).catch(() => undefined)
       : undefined;
     if (!existing) throw error;
-    const detail = await getOrderDetail(ctx, { userId: input.userId, id: existing.id, locale: input.locale });
-    return { order: existing, created: false, detail };
+    return placedBefore(ctx, input, existing);
   }
 }
 
-async function placeNewOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
-  const quote = await quoteOrder(ctx, input);
+/** The answer to a repeated idempotency key: the one order it placed. */
+async function placedBefore(ctx: AppContext, input: PlaceOrderInput, order: OrderRow): Promise<PlaceOrderResult> {
+  const detail = await getOrderDetail(ctx, { userId: input.userId, id: order.id, locale: input.locale });
+  return { order, created: false, detail };
+}
+
+async function placeQuotedOrder(ctx: AppContext, input: PlaceOrderInput, quote: Quote): Promise<PlaceOrderResult> {
   if (!quote.address) throw new BadRequestError('address.incomplete');
   assertPostalCodeShippable(quote.address, input.locale);
   const address = await addressSnapshot(quote.address);

@@ -1,8 +1,9 @@
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { MessageKey } from '../../../i18n';
 import { orderItems, orders, orderStatusHistory } from '../../db/schema';
 import { insertJsonRows, jsonRow, rowFromJson, rowsFromJson } from '../../db/json-rows';
 import { preparedPerDatabase } from '../../db/prepared';
+import type { Database } from '../../db/client';
 import type { AppContext, Transaction, TransactionContext } from '../../context';
 import { AppError, uniqueViolation } from '../../shared/errors';
 import { returnStock } from '../catalog/stock.service';
@@ -183,14 +184,30 @@ export function placedOrderFromJson(json: { order: unknown; lines: unknown; hist
   };
 }
 
-const orderByIdempotencyKey = preparedPerDatabase((db) =>
+/** The order a buyer placed with an idempotency key (`key` null: none). */
+const orderWithIdempotencyKey = (db: Database, userId: SQL | Placeholder, key: SQL | Placeholder) =>
   db
     .select()
     .from(orders)
-    .where(and(eq(orders.userId, sql.placeholder('userId')), eq(orders.idempotencyKey, sql.placeholder('key'))))
-    .limit(1)
-    .prepare('order_by_idempotency_key'),
+    .where(and(eq(orders.userId, userId), eq(orders.idempotencyKey, key)))
+    .limit(1);
+
+const orderByIdempotencyKey = preparedPerDatabase((db) =>
+  orderWithIdempotencyKey(db, sql.placeholder('userId'), sql.placeholder('key')).prepare('order_by_idempotency_key'),
 );
+
+/**
+ * `findOrderByIdempotencyKey` as JSON (`row_to_json`, read back by `orderFromJson`), for a read
+ * that takes more than the order in one statement (checkout/quote-facts.ts).
+ */
+export function orderByIdempotencyKeyJson(db: Database, userId: SQL, key: SQL): SQL<unknown> {
+  return sql`(select row_to_json(placed) from (${orderWithIdempotencyKey(db, userId, key)}) as placed)`;
+}
+
+/** `orderByIdempotencyKeyJson` read back: null when there is no such order. */
+export function orderFromJson(json: unknown): OrderRow | null {
+  return json === null || json === undefined ? null : rowFromJson(orders, json);
+}
 
 export async function findOrderByIdempotencyKey(
   ctx: AppContext,
