@@ -5,6 +5,7 @@ import type { Database } from '../../db/client';
 import { preparedPerDatabase } from '../../db/prepared';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { isCurrency, type Currency } from '../../shared/money';
+import { inListedIds } from '../../db/listed-ids';
 
 /** Service note 4: "nationwide free shipping": the product adds no weight to the shipping fee. */
 export const FREE_SHIPPING_NOTE = 4;
@@ -65,7 +66,7 @@ export function skuFactsJson(ids: SQL): SQL<unknown> {
         order by picture.sort, picture.id limit 1)))), '[]'::json)
     from ${productSkus} sku
     join ${products} product on ${product('id')} = ${sku('productId')}
-    where ${sku('id')} = any(${ids}::int[]))`;
+    where ${inListedIds(sku('id'), ids)})`;
 }
 
 /** A SKU's facts as `skuFactsJson` writes them. */

@@ -8,6 +8,7 @@ import { keptUntilContentChanges } from '../../shared/content-version';
 import { amountView, formatPrice, rateText, type Currency } from '../../shared/money';
 import type { DutiesView } from './duties.schemas';
 import { convertAt, dutiesFor, shareOut, type DutyQuote, type ImportRules } from './duty-rules';
+import { inListedIds } from '../../db/listed-ids';
 
 export type OrderDutyLine = typeof orderDutyLines.$inferSelect;
 
@@ -93,7 +94,7 @@ const dutyLinesOfOrders = preparedPerDatabase((db) =>
   db
     .select()
     .from(orderDutyLines)
-    .where(sql`${orderDutyLines.orderId} = any(${sql.placeholder('orderIds')})`)
+    .where(inListedIds(orderDutyLines.orderId, sql`${sql.placeholder('orderIds')}`))
     .orderBy(asc(orderDutyLines.orderItemId))
     .prepare('duty_lines_of_orders'),
 );

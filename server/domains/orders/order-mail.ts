@@ -14,6 +14,7 @@ import { findCarrier, trackingUrl } from '../tracking/carriers';
 import type { OrderMailJob, PaidWithView } from './orders.schemas';
 import { itemsOf } from './orders.service';
 import { paidWithView, paymentsThatPaid, type PaidWith } from './paid-with';
+import { inListedIds } from '../../db/listed-ids';
 
 export type OrderMailKind = OrderMailJob['kind'];
 type OrderItemRow = typeof orderItems.$inferSelect;
@@ -84,7 +85,7 @@ const ordersWithBuyers = preparedPerDatabase((db) =>
     .select({ order: orders, email: users.email, username: users.username })
     .from(orders)
     .innerJoin(users, eq(users.id, orders.userId))
-    .where(sql`${orders.id} = any(${sql.placeholder('orderIds')})`)
+    .where(inListedIds(orders.id, sql`${sql.placeholder('orderIds')}`))
     .prepare('order_mail_orders'),
 );
 

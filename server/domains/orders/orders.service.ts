@@ -31,6 +31,7 @@ import type {
   OrderSummary,
   ShipmentView,
 } from './orders.schemas';
+import { inListedIds } from '../../db/listed-ids';
 
 type ItemRow = typeof orderItems.$inferSelect;
 
@@ -96,7 +97,7 @@ const itemsOfOrders = preparedPerDatabase((db) =>
   db
     .select()
     .from(orderItems)
-    .where(sql`${orderItems.orderId} = any(${sql.placeholder('orderIds')})`)
+    .where(inListedIds(orderItems.orderId, sql`${sql.placeholder('orderIds')}`))
     .orderBy(asc(orderItems.id))
     .prepare('items_of_orders'),
 );

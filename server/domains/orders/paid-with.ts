@@ -6,6 +6,7 @@ import { preparedPerDatabase } from '../../db/prepared';
 import { formatPrice, type Currency } from '../../shared/money';
 import type { PaymentMethodName } from '../../shared/payment-methods';
 import type { PaidWithView } from './orders.schemas';
+import { inListedIds } from '../../db/listed-ids';
 
 /** What the gateway took for an order: its method, and the amount in the currency it charged (ADR 0144). */
 export interface PaidWith {
@@ -68,7 +69,7 @@ const paymentsByIds = preparedPerDatabase((db) =>
       chargedCurrency: payments.chargedCurrency,
     })
     .from(payments)
-    .where(sql`${payments.id} = any(${sql.placeholder('ids')})`)
+    .where(inListedIds(payments.id, sql`${sql.placeholder('ids')}`))
     .prepare('payments_by_ids'),
 );
 
