@@ -41,6 +41,7 @@ export function skuFactsJson(ids: SQL): SQL<unknown> {
   // where this may stand.
   const sku = (column: keyof typeof productSkus._.columns) => sql`sku.${sql.identifier(productSkus[column].name)}`;
   const product = (column: keyof typeof products._.columns) => sql`product.${sql.identifier(products[column].name)}`;
+  // `listed`: a retired SKU (ADR 0160) stays for the orders that name it, never for sale again.
   return sql`(select coalesce(json_agg(json_build_object(
       'skuId', ${sku('id')},
       'skuCode', ${sku('code')},
@@ -75,7 +76,7 @@ interface SkuFactsJsonRow extends Omit<SkuFacts, 'currency' | 'freeShipping'> {
   serviceNotes: number[];
 }
 
-/** `skuFactsJson`'s array read back, by SKU id; a retired SKU (ADR 0160) is not `listed`. */
+/** `skuFactsJson`'s array read back, by SKU id. */
 export function skuFactsFromJson(json: unknown): Map<number, SkuFacts> {
   const rows = (typeof json === 'string' ? JSON.parse(json) : json) as SkuFactsJsonRow[];
   return new Map(
