@@ -3,7 +3,13 @@ import { describe, expect, it, vi } from 'vitest';
 import { IllegalTransitionError } from '../domains/orders/order-state';
 import { CaptchaInvalidError } from '../domains/captcha/captcha.service';
 import { GatewayUnavailableError } from '../domains/payments/payments.service';
-import { LoginRequiredError, NotFoundError, SessionExpiredError, TooManyRequestsError } from '../shared/errors';
+import {
+  ClientGoneError,
+  LoginRequiredError,
+  NotFoundError,
+  SessionExpiredError,
+  TooManyRequestsError,
+} from '../shared/errors';
 import { mapError } from './error-handler';
 
 /** What Node raises on a request whose connection closed before its body was complete. */
@@ -27,6 +33,17 @@ describe('mapError', () => {
     });
     expect(log.error).not.toHaveBeenCalled();
     expect(log.info).toHaveBeenCalledWith('request aborted before its body arrived');
+  });
+
+  it('answers a buyer who left while their placement waited for its turn with 400, logged as info', () => {
+    const { request, log } = requestWith(true);
+    expect(mapError(new ClientGoneError(), request, 1024)).toEqual({
+      status: 400,
+      code: 400,
+      msg: 'The request could not be understood',
+    });
+    expect(log.error).not.toHaveBeenCalled();
+    expect(log.info).toHaveBeenCalledWith('the client left before its answer; what it waited for was not started');
   });
 
   it('still reads a connection reset on a live request as the database being unreachable', () => {

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { translate } from '../../i18n';
-import { AppError, isDatabaseUnavailable, isUnstorableText } from '../shared/errors';
+import { AppError, ClientGoneError, isDatabaseUnavailable, isUnstorableText } from '../shared/errors';
 import { ERROR_ANSWERS, failure } from './envelope';
 import { requestLocale } from './request-context';
 import { describeIssue } from '../shared/issue-messages';
@@ -64,6 +64,10 @@ export function mapError(error: FastifyError | Error, request: FastifyRequest, b
   // or one that left): nobody reads this answer, and it is not the database's doing.
   if (code === 'ECONNRESET' && request.raw.destroyed) {
     request.log.info('request aborted before its body arrived');
+    return { status: 400, code: 400, msg: translate(locale, 'error.badRequest') };
+  }
+  if (error instanceof ClientGoneError) {
+    request.log.info('the client left before its answer; what it waited for was not started');
     return { status: 400, code: 400, msg: translate(locale, 'error.badRequest') };
   }
   if (isDatabaseUnavailable(error)) {

@@ -11,6 +11,7 @@ import type { PrivatePageCache } from './private-page-cache';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE } from './request-context';
 import type { ResponseCache } from './response-cache';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { clientGoneSignal } from './client-gone';
 
 export type ServerBuildSource = () => Promise<ServerBuild>;
 
@@ -37,15 +38,11 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, String(value));
   }
-  const controller = new AbortController();
-  reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && Buffer.isBuffer(request.body);
   return new Request(url, {
     method: request.method,
     headers,
-    signal: controller.signal,
+    signal: clientGoneSignal(reply),
     body: hasBody ? new Uint8Array(request.body as Buffer) : undefined,
   });
 }

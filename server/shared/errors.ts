@@ -90,6 +90,17 @@ export class OverloadedError extends AppError {
   }
 }
 
+/**
+ * The client closed its connection before its answer (`clientGoneSignal`): work it was waiting
+ * for is not started, and nobody reads what is answered. Not an AppError: no buyer sees it.
+ */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection before its answer');
+    this.name = 'ClientGoneError';
+  }
+}
+
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

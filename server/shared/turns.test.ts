@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OverloadedError } from './errors';
+import { ClientGoneError, OverloadedError } from './errors';
 import { held } from '../../tests/support/held';
 import { createTurns } from './turns';
 
@@ -57,6 +57,49 @@ describe('turns', () => {
     await holding;
     expect(await queued).toBe('after the refusal');
     expect(lateRan).toBe(false);
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('drops a task whose client left while it waited: it never runs, and the turn goes to the next', async () => {
+    const turns = createTurns({ atOnce: 1, maxWaitMs: 10_000, retryAfterSeconds: 5 });
+    const turn = held();
+    const holding = turns.run(() => turn.released);
+    const client = new AbortController();
+    let leftRan = false;
+    const left = turns.run(async () => {
+      leftRan = true;
+    }, client.signal);
+    const next = turns.run(async () => 'the next buyer');
+    expect(turns.load).toEqual({ running: 1, waiting: 2 });
+
+    client.abort(new ClientGoneError());
+    await expect(left).rejects.toBeInstanceOf(ClientGoneError);
+    expect(turns.load).toEqual({ running: 1, waiting: 1 });
+
+    turn.release();
+    await holding;
+    expect(await next).toBe('the next buyer');
+    expect(leftRan).toBe(false);
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+
+  it('refuses a task whose client has already left without taking a turn, and keeps running a started one', async () => {
+    const turns = createTurns({ atOnce: 1, maxWaitMs: 10_000, retryAfterSeconds: 5 });
+    const gone = new AbortController();
+    gone.abort(new ClientGoneError());
+    await expect(turns.run(async () => 'never', gone.signal)).rejects.toBeInstanceOf(ClientGoneError);
+    expect(turns.load).toEqual({ running: 0, waiting: 0 });
+
+    // Once running, a task finishes whatever the client does: what it writes is one statement.
+    const client = new AbortController();
+    const turn = held();
+    const running = turns.run(async () => {
+      await turn.released;
+      return 'placed';
+    }, client.signal);
+    client.abort(new ClientGoneError());
+    turn.release();
+    expect(await running).toBe('placed');
     expect(turns.load).toEqual({ running: 0, waiting: 0 });
   });
 });

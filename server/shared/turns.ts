@@ -1,8 +1,12 @@
 import { OverloadedError } from './errors';
 
 export interface Turns {
-  /** Runs `task` when a turn is free, in arrival order; refuses with `OverloadedError` past the longest wait. */
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `task` when a turn is free, in arrival order; refuses with `OverloadedError` past the
+   * longest wait. When `signal` aborts first (the client left), the task leaves the queue and
+   * never runs: the call rejects with the signal's reason.
+   */
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Tasks running now, and tasks waiting for a turn. */
   readonly load: { running: number; waiting: number };
 }
@@ -37,27 +41,39 @@ export function createTurns(options: { atOnce: number; maxWaitMs: number; retryA
     first.start();
   };
 
-  const turn = () =>
+  const turn = (signal: AbortSignal | undefined) =>
     new Promise<void>((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
       if (running < options.atOnce) {
         running++;
         resolve();
         return;
       }
+      const leave = (reason: unknown) => {
+        waiting.delete(waiter);
+        clearTimeout(waiter.timer);
+        signal?.removeEventListener('abort', onAbort);
+        reject(reason);
+      };
+      const onAbort = () => leave(signal?.reason);
       const waiter: Waiter = {
         // The turn passes from the task that ended: `running` stays as it is.
-        start: resolve,
-        timer: setTimeout(() => {
-          waiting.delete(waiter);
-          reject(new OverloadedError(options.retryAfterSeconds));
-        }, options.maxWaitMs),
+        start: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        timer: setTimeout(() => leave(new OverloadedError(options.retryAfterSeconds)), options.maxWaitMs),
       };
+      signal?.addEventListener('abort', onAbort, { once: true });
       waiting.add(waiter);
     });
 
   return {
-    async run(task) {
-      await turn();
+    async run(task, signal) {
+      await turn(signal);
       try {
         return await task();
       } finally {

@@ -87,6 +87,61 @@ describe('a placement that waits past its longest turn', () => {
   });
 });
 
+describe('a placement whose buyer left while it waited', () => {
+  const server = useTestServer({ ORDER_PLACEMENTS_AT_ONCE: '1', ORDER_PLACEMENT_MAX_WAIT_SECONDS: '60' });
+
+  /** Sends a placement, waits until it queues behind the held turn, then closes its connection. */
+  async function leaveWhileWaiting(send: (signal: AbortSignal) => Promise<Response>) {
+    const turns = placementTurns(server.ctx);
+    const client = new AbortController();
+    const sent = send(client.signal).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(turns.load).toEqual({ running: 1, waiting: 1 }), { timeout: 10_000 });
+    client.abort();
+    expect(await sent).toMatchObject({ name: 'AbortError' });
+    await vi.waitFor(() => expect(turns.load).toEqual({ running: 1, waiting: 0 }), { timeout: 10_000 });
+  }
+
+  it('never starts, through the API or the confirm page; the same key places the order once the buyer is back', async () => {
+    const buyer = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 3 });
+    const viaApi = (signal?: AbortSignal) =>
+      fetch(`${server.url}/v2/order`, {
+        method: 'POST',
+        signal,
+        headers: { ...buyer.headers, 'content-type': 'application/json', 'idempotency-key': 'turns-left-api' },
+        body: JSON.stringify({ items: [{ sku_id: sku.id, quantity: 1 }] }),
+      });
+    const viaPage = (signal?: AbortSignal) =>
+      fetch(`${server.url}/en/order/confirm_order`, {
+        method: 'POST',
+        signal,
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: server.url,
+          cookie: `access_token=${buyer.headers.token}`,
+        },
+        body: new URLSearchParams({ sku_id: String(sku.id), quantity: '1', idempotency_key: 'turns-left-page' }),
+      });
+
+    const turn = held();
+    const holding = placementTurns(server.ctx).run(() => turn.released);
+    await leaveWhileWaiting(viaApi);
+    await leaveWhileWaiting(viaPage);
+    turn.release();
+    await holding;
+    expect(await stockOf(server, sku.id)).toBe(3);
+    expect(await ordersOf(server, [buyer])).toEqual([]);
+
+    const api = await viaApi();
+    expect(api.status, await api.clone().text()).toBe(200);
+    const page = await viaPage();
+    expect(page.status).toBe(302);
+    expect(await ordersOf(server, [buyer])).toHaveLength(2);
+    expect(await stockOf(server, sku.id)).toBe(1);
+  });
+});
+
 describe('placements at once', () => {
   const server = useTestApp({ ORDER_PLACEMENTS_AT_ONCE: '2', ORDER_PLACEMENT_MAX_WAIT_SECONDS: '60' });
 

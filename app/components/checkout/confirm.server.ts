@@ -150,6 +150,7 @@ export async function placeOrderAction(
       userId,
       idempotencyKey: key,
       locale,
+      signal: request.signal,
     });
     return redirect(`${localePath(locale, '/order/pay')}?order_id=${placed.order.id}`);
   } catch (error) {

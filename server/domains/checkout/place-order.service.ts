@@ -28,6 +28,8 @@ import { placeOrderStatement, type PlacementParameters } from './place-order.sta
 export interface PlaceOrderInput extends QuoteInput {
   notes?: string;
   idempotencyKey?: string;
+  /** Aborts when the buyer left: a placement still waiting for its turn then never starts. */
+  signal?: AbortSignal;
 }
 
 export type PlaceOrderResult = { order: OrderRow; created: boolean; detail: OrderDetail };
@@ -42,10 +44,11 @@ const PLACEMENT_ATTEMPTS = 3;
  * idempotency key from the same buyer always answers the one order it created. After the
  * commit only the cached pages of the ordered products are retired, and the listings only
  * when a SKU sold out. Placements take turns (`placementTurns`); one that waits past its
- * longest turn is refused with `OverloadedError` (503, Retry-After) before anything is read.
+ * longest turn is refused with `OverloadedError` (503, Retry-After) before anything is read, and
+ * one whose buyer left while it waited never starts.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
-  return placementTurns(ctx).run(() => placeOrderNow(ctx, input));
+  return placementTurns(ctx).run(() => placeOrderNow(ctx, input), input.signal);
 }
 
 /** Long enough for a burst's queue to drain; short enough that a buyer told to wait tries again soon. */

@@ -12,6 +12,7 @@ import { placeOrder } from '../../domains/checkout/place-order.service';
 import { BadRequestError } from '../../shared/errors';
 import { requireUser, signedInBuyer } from '../auth';
 import { answers, ok } from '../envelope';
+import { clientGoneSignal } from '../client-gone';
 
 /** SPEC section 7's `/v2/order/confirm` and `/v2/order` (registered under /v2, as written). */
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -46,7 +47,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict', 'busy'),
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const raw = request.headers['idempotency-key'];
       const header = Array.isArray(raw) ? raw[0] : raw;
       if (header !== undefined && !IDEMPOTENCY_KEY.test(header))
@@ -57,6 +58,7 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         notes,
         ...signedInBuyer(request),
         idempotencyKey: header ?? bodyKey,
+        signal: clientGoneSignal(reply),
       });
       return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
     },
