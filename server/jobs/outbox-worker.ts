@@ -92,8 +92,12 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
       return { effect, known, payload: parsed.data };
     });
 
-  /** Each topic's `read` over its effects of the batch: what it read, or the error that fails them. */
-  const readByTopic = async (batch: Understood[]): Promise<Map<string, TopicRead>> => {
+  /**
+   * Each topic's `read` over its effects of the batch, started at once: what it read, or the
+   * error that fails them. An effect waits only for its own topic's read; a topic without one
+   * runs its effects at once.
+   */
+  const readsByTopic = (batch: Understood[]): Map<string, Promise<TopicRead>> => {
     const wanted = new Map<string, { read: NonNullable<Handler['read']>; payloads: unknown[] }>();
     for (const item of batch) {
       if (!('known' in item) || !item.known.read) continue;
@@ -102,18 +106,16 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
       wanted.set(item.effect.topic, topic);
     }
     return new Map(
-      await Promise.all(
-        [...wanted].map(async ([topic, { read, payloads }]) => {
-          // Started inside a promise, so a read that throws before its first await fails its effects too.
-          const outcome: TopicRead = await Promise.resolve()
-            .then(() => read(ctx, payloads))
-            .then(
-              (value) => ({ value }),
-              (error: unknown) => ({ error }),
-            );
-          return [topic, outcome] as const;
-        }),
-      ),
+      [...wanted].map(([topic, { read, payloads }]) => [
+        topic,
+        // Started inside a promise, so a read that throws before its first await fails its effects too.
+        Promise.resolve()
+          .then(() => read(ctx, payloads))
+          .then(
+            (value): TopicRead => ({ value }),
+            (error: unknown): TopicRead => ({ error }),
+          ),
+      ]),
     );
   };
 
@@ -154,11 +156,15 @@ export function startOutboxWorker(ctx: AppContext): { stop(): Promise<void> } {
     }, LEASE_RENEWAL_MS);
     try {
       const batch = understood(claimed);
-      const reads = await readByTopic(batch);
+      const reads = readsByTopic(batch);
       await Promise.all(
-        batch.map((item) =>
-          runEffect(item, reads.get(item.effect.topic)).finally(() => inFlight.delete(item.effect.id)),
-        ),
+        batch.map(async (item) => {
+          try {
+            await runEffect(item, await reads.get(item.effect.topic));
+          } finally {
+            inFlight.delete(item.effect.id);
+          }
+        }),
       );
     } finally {
       clearInterval(renewal);
