@@ -52,12 +52,17 @@ export function insertJsonRows<Table extends PgTable>(
     returning *`;
 }
 
+/** A `json` value a statement answered: parsed by the driver already, or still its text. */
+export function parsedJson(value: unknown): unknown {
+  return typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+}
+
 /**
  * Rows read back as JSON (`row_to_json`, `json_agg`) in the shape a drizzle select gives them:
  * keyed by property, timestamps as Dates, JSON columns parsed.
  */
 export function rowsFromJson<Table extends PgTable>(table: Table, rows: unknown): Array<Table['$inferSelect']> {
-  const list = typeof rows === 'string' ? (JSON.parse(rows) as unknown) : rows;
+  const list = parsedJson(rows);
   if (list === null) return [];
   if (!Array.isArray(list)) throw new Error(`${getTableName(table)} rows were not a JSON array`);
   const columns = Object.entries(getTableColumns(table));
@@ -73,7 +78,7 @@ export function rowsFromJson<Table extends PgTable>(table: Table, rows: unknown)
 
 /** One row read back as JSON (`row_to_json`); see `rowsFromJson`. */
 export function rowFromJson<Table extends PgTable>(table: Table, row: unknown): Table['$inferSelect'] {
-  const parsed = typeof row === 'string' ? (JSON.parse(row) as unknown) : row;
+  const parsed = parsedJson(row);
   const [mapped] = rowsFromJson(table, [parsed]);
   if (!mapped) throw new Error(`${getTableName(table)} row missing`);
   return mapped;

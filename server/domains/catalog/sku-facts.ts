@@ -6,6 +6,7 @@ import { preparedPerDatabase } from '../../db/prepared';
 import { AppError, BadRequestError, NotFoundError } from '../../shared/errors';
 import { isCurrency, type Currency } from '../../shared/money';
 import { inListedIds } from '../../db/listed-ids';
+import { parsedJson } from '../../db/json-rows';
 
 /** Service note 4: "nationwide free shipping": the product adds no weight to the shipping fee. */
 export const FREE_SHIPPING_NOTE = 4;
@@ -78,7 +79,7 @@ interface SkuFactsJsonRow extends Omit<SkuFacts, 'currency' | 'freeShipping'> {
 
 /** `skuFactsJson`'s array read back, by SKU id. */
 export function skuFactsFromJson(json: unknown): Map<number, SkuFacts> {
-  const rows = (typeof json === 'string' ? JSON.parse(json) : json) as SkuFactsJsonRow[];
+  const rows = parsedJson(json) as SkuFactsJsonRow[];
   return new Map(
     rows.map(({ serviceNotes, currency, ...row }) => [
       row.skuId,

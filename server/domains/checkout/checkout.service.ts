@@ -19,7 +19,7 @@ import { shippingFee, shippingRuleFor } from '../shipping/shipping.service';
 import { getSiteSettings } from '../site-settings/site-settings.service';
 import { MAX_ORDER_LINES, type ConfirmView } from './checkout.schemas';
 import { assertLineBuyable, propertiesText, type SkuFacts } from '../catalog/sku-facts';
-import { readQuoteFacts, type QuoteFacts } from './quote-facts';
+import { readQuoteFacts, type QuoteFacts, type RequestedLine } from './quote-facts';
 
 /**
  * The price of an order, computed on the server from the catalogue, the address, the
@@ -65,14 +65,14 @@ export interface Quote {
 }
 
 /** The lines of a quote for chosen SKUs, checked before anything is read. */
-function chosenLines(input: QuoteInput): Array<{ skuId: number; quantity: number }> {
+function chosenLines(input: QuoteInput): RequestedLine[] {
   const items = input.items ?? [];
   if (items.length === 0) throw new BadRequestError('order.empty');
   if (new Set(items.map((item) => item.sku_id)).size !== items.length) throw new BadRequestError('order.duplicateSku');
   return items.map((item) => ({ skuId: item.sku_id, quantity: item.quantity }));
 }
 
-function cartOrderLines(lines: QuoteFacts['cartLines']): QuoteFacts['cartLines'] {
+function cartOrderLines(lines: RequestedLine[]): RequestedLine[] {
   if (lines.length === 0) throw new BadRequestError('order.cartEmpty');
   if (lines.length > MAX_ORDER_LINES) throw new BadRequestError('order.tooManyLines', { max: MAX_ORDER_LINES });
   return lines;
@@ -85,7 +85,7 @@ function cartOrderLines(lines: QuoteFacts['cartLines']): QuoteFacts['cartLines']
 export async function readQuote(
   ctx: AppContext,
   input: QuoteInput & { idempotencyKey?: string },
-): Promise<QuoteFacts & { requested: QuoteFacts['cartLines'] }> {
+): Promise<QuoteFacts & { requested: RequestedLine[] }> {
   const chosen = input.from_cart ? null : chosenLines(input);
   const facts = await readQuoteFacts(ctx.db, {
     userId: input.userId,
@@ -107,7 +107,7 @@ export async function quoteOrder(ctx: AppContext, input: QuoteInput): Promise<Qu
 export async function priceQuote(
   ctx: AppContext,
   input: QuoteInput,
-  facts: Pick<QuoteFacts, 'skus' | 'address'> & { requested: QuoteFacts['cartLines'] },
+  facts: Pick<QuoteFacts, 'skus' | 'address'> & { requested: RequestedLine[] },
 ): Promise<Quote> {
   const now = input.now ?? new Date();
   const settings = await getSiteSettings(ctx);

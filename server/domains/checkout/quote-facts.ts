@@ -1,16 +1,20 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import { preparedPerDatabase } from '../../db/prepared';
+import { parsedJson } from '../../db/json-rows';
 import type { userAddresses } from '../../db/schema';
 import { addressFromJson, orderAddressJson } from '../addresses/addresses.service';
 import { cartLinesJson, type CartKey } from '../cart/cart.service';
 import { skuFactsFromJson, skuFactsJson, type SkuFacts } from '../catalog/sku-facts';
 import { orderByIdempotencyKeyJson, orderFromJson, type OrderRow } from '../orders/order-state';
 
+/** A line a buyer asks to buy: from the cart, or chosen on the page. */
+export type RequestedLine = { skuId: number; quantity: number };
+
 /** What a checkout quote reads from the database, all from one snapshot. */
 export interface QuoteFacts {
   /** The cart's lines in its order, when the quote is for the cart; empty otherwise. */
-  cartLines: Array<{ skuId: number; quantity: number }>;
+  cartLines: RequestedLine[];
   skus: Map<number, SkuFacts>;
   /** The address asked for, or the buyer's default; null when there is none. */
   address: typeof userAddresses.$inferSelect | null;
@@ -57,9 +61,8 @@ const quoteFactsStatement = preparedPerDatabase((db: Database) => {
 export async function readQuoteFacts(db: Database, parameters: QuoteFactsParameters): Promise<QuoteFacts> {
   const [row] = await quoteFactsStatement(db).execute(parameters);
   if (!row) throw new Error('reading the quote facts answered no row');
-  const cart = typeof row.cart === 'string' ? JSON.parse(row.cart) : row.cart;
   return {
-    cartLines: cart as QuoteFacts['cartLines'],
+    cartLines: parsedJson(row.cart) as RequestedLine[],
     skus: skuFactsFromJson(row.skus),
     address: addressFromJson(row.address),
     orderWithKey: orderFromJson(row.orderWithKey),
