@@ -7,9 +7,12 @@
 // With --stock at least --buyers (e.g. --stock=100000) every buyer must get an order instead.
 // --browse=SECONDS then measures anonymous browsing (home, listings, product pages) idle and
 // while orders for one product are placed at --browse-orders=50 per second.
+// Each round's burst is also sent to a bare Fastify route in its own process (bench/ceiling.mjs),
+// just before the shop's: what this machine and load generator can show at all, the reference.
 // Options: --buyers=200 --stock=50 --rounds=5 --browse=0 --browse-orders=50 --record (appends to docs/benchmarks.md)
 // Runs under `node --import tsx` so it can create sessions with the shop's own code.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import autocannon from 'autocannon';
@@ -17,7 +20,7 @@ import { migrateDatabase } from '../server/db/client.ts';
 import { orderItems, orders, productSkus, products } from '../server/db/schema/index.ts';
 import { createBenchBuyers } from './lib/bench-buyers.mjs';
 import { createBenchDatabase } from './lib/bench-database.mjs';
-import { ensureBuilt, startBuiltShop } from './lib/processes.mjs';
+import { ensureBuilt, startBuiltShop, startCeiling } from './lib/processes.mjs';
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -71,6 +74,54 @@ function databaseCpuMs() {
     }
   }
   return total;
+}
+
+/**
+ * Keep-alive connections for the bursts, as many as there are buyers. node:http costs the load
+ * generator about half the CPU per request that fetch does, and the generator shares the
+ * machine with the shop.
+ */
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+
+/** One POST; answers its status and how many bytes its answer had. */
+function post(url, headers, body) {
+  return new Promise((resolve) => {
+    const request = http.request(
+      url,
+      { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
+      (response) => {
+        let bytes = 0;
+        response.on('data', (chunk) => (bytes += chunk.length));
+        response.on('end', () => resolve({ status: response.statusCode, bytes }));
+        response.on('error', () => resolve({ status: 'network error', bytes }));
+      },
+    );
+    request.on('error', () => resolve({ status: 'network error', bytes: 0 }));
+    request.end(body);
+  });
+}
+
+/**
+ * Sends every request at once and answers, for each, its status, when its answer had fully
+ * arrived (ms after the first was sent) and its latency.
+ */
+async function burst(url, requests) {
+  const started = performance.now();
+  const answers = await Promise.all(
+    requests.map(async ({ headers, body }) => {
+      const sent = performance.now();
+      const { status, bytes } = await post(url, headers, body);
+      const now = performance.now();
+      return { status, at: now - started, latency: now - sent, bytes };
+    }),
+  );
+  return { answers, elapsed: performance.now() - started };
+}
+
+/** Orders per second as the rounds count them: the orders made, by when the last of them was answered. */
+function ordersPerSecondOf(answers, made) {
+  const lastMade = Math.max(...answers.filter((answer) => answer.status === 200).map((answer) => answer.at));
+  return made / (lastMade / 1000);
 }
 
 function percentile(sorted, p) {
@@ -178,35 +229,32 @@ try {
 
   // 3. The flash sales.
   shop = await startShop();
+  const ceiling = await startCeiling();
+  // The size of the shop's answer to a placed order, which the bare route answers with too;
+  // a first guess until the first round's answer says.
+  let orderAnswerBytes = 2_000;
   try {
     for (const [round, skuId] of skuIds.entries()) {
-      const latencies = [];
-      const statuses = new Map();
-      const started = performance.now();
+      const requests = buyers.map((buyer, i) => ({
+        headers: { ...buyer.headers, 'idempotency-key': `bench-${round}-${i}` },
+        body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
+      }));
+      // The bare route answers every request, so its "orders" are its first EXPECTED_ORDERS answers.
+      const bare = await burst(`${ceiling.url}/order?n=${orderAnswerBytes}`, requests);
+      const bareOrdersPerSecond =
+        EXPECTED_ORDERS / (bare.answers.map((answer) => answer.at).sort((a, b) => a - b)[EXPECTED_ORDERS - 1] / 1000);
+
       const cpuBefore = { shop: cpuMsOf(shop.child.pid), database: databaseCpuMs() };
-      let lastSuccess = started;
-      await Promise.all(
-        buyers.map(async (buyer, i) => {
-          const sent = performance.now();
-          const response = await fetch(`${shop.url}/v2/order`, {
-            method: 'POST',
-            headers: { ...buyer.headers, 'idempotency-key': `bench-${round}-${i}` },
-            body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
-          }).catch(() => null);
-          await response?.arrayBuffer();
-          const now = performance.now();
-          latencies.push(now - sent);
-          const status = response?.status ?? 'network error';
-          statuses.set(status, (statuses.get(status) ?? 0) + 1);
-          if (status === 200) lastSuccess = Math.max(lastSuccess, now);
-        }),
-      );
-      const elapsed = performance.now() - started;
+      const { answers, elapsed } = await burst(`${shop.url}/v2/order`, requests);
       // Measured before the outbox sends the round's emails, so this is the orders' own cost.
       const shopCpuMs = cpuMsOf(shop.child.pid) - cpuBefore.shop;
       const databaseCpu = databaseCpuMs() - cpuBefore.database;
-      latencies.sort((a, b) => a - b);
+      const statuses = new Map();
+      for (const { status } of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
+      const latencies = answers.map((answer) => answer.latency).sort((a, b) => a - b);
       const created = statuses.get(200) ?? 0;
+      orderAnswerBytes = answers.find((answer) => answer.status === 200)?.bytes ?? orderAnswerBytes;
+      const ordersPerSecond = created > 0 ? ordersPerSecondOf(answers, created) : 0;
       results.push({
         round: round + 1,
         skuId,
@@ -215,7 +263,9 @@ try {
         fiveXx: [...statuses]
           .filter(([status]) => typeof status !== 'number' || status >= 500)
           .reduce((sum, [, n]) => sum + n, 0),
-        ordersPerSecond: created / ((lastSuccess - started) / 1000),
+        ordersPerSecond,
+        bareOrdersPerSecond,
+        shareOfBare: ordersPerSecond / bareOrdersPerSecond,
         requestsPerSecond: BUYERS / (elapsed / 1000),
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
@@ -235,6 +285,7 @@ try {
       console.log(`browsing: ${JSON.stringify(browsing)}`);
     }
   } finally {
+    ceiling.child.kill('SIGTERM');
     await shop.stop();
   }
 
@@ -272,7 +323,7 @@ const database = benchDatabase.label;
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
 const machine = `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average ${os.loadavg()[0].toFixed(1)} at the end`;
 const header =
-  '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | p50 ms | p99 ms | shop CPU ms per request | database CPU ms per request |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|';
+  '| round | orders created | units sold (database) | stock left | 5xx | other answers | orders/s | bare route, same burst | share of bare | p50 ms | p99 ms | shop CPU ms per request | database CPU ms per request |\n|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|';
 const lines = results.map(
   (r) =>
     `| ${r.round} | ${r.created} | ${r.unitsSold} | ${r.stockLeft} | ${r.fiveXx} | ${Object.entries(r.statuses)
@@ -280,7 +331,7 @@ const lines = results.map(
       .map(([status, n]) => `${n} × ${status}`)
       .join(
         ', ',
-      )} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.shopCpuMsPerRequest.toFixed(2)} | ${process.env.DATABASE_URL ? r.databaseCpuMsPerRequest.toFixed(2) : '-'} |`,
+      )} | ${Math.round(r.ordersPerSecond)} | ${Math.round(r.bareOrdersPerSecond)} | ${(r.shareOfBare * 100).toFixed(0)}% | ${Math.round(r.p50)} | ${Math.round(r.p99)} | ${r.shopCpuMsPerRequest.toFixed(2)} | ${process.env.DATABASE_URL ? r.databaseCpuMsPerRequest.toFixed(2) : '-'} |`,
 );
 const table = [header, ...lines].join('\n');
 const browsingOk = !browsing || (browsing.ratio >= 0.8 && browsing.ordersFailed === 0 && browsing.non2xx === 0);
