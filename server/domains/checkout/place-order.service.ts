@@ -48,7 +48,7 @@ const PLACEMENT_ATTEMPTS = 3;
  * one whose buyer left while it waited never starts.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
-  return placementTurns(ctx).run(() => placeOrderNow(ctx, input), input.signal);
+  return placementTurns(ctx).run(() => placeOrderInTurn(ctx, input), input.signal);
 }
 
 /** Long enough for a burst's queue to drain; short enough that a buyer told to wait tries again soon. */
@@ -75,7 +75,11 @@ export function placementTurns(ctx: AppContext): Turns {
   return turns;
 }
 
-async function placeOrderNow(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+/**
+ * `placeOrder` for a caller that already holds one of `placementTurns` (ADR 0184): `POST /v2/order`
+ * takes its turn as the request arrives, so that its body and session check run in it too.
+ */
+export async function placeOrderInTurn(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const read = await readQuote(ctx, input);
   if (read.orderWithKey) return placedBefore(ctx, input, read.orderWithKey);
   // A refusal decided from the snapshot (sold out, unlisted, no address) needs no second look

@@ -8,11 +8,11 @@ import {
   placedOrder,
 } from '../../domains/checkout/checkout.schemas';
 import { confirmView, quoteOrder } from '../../domains/checkout/checkout.service';
-import { placeOrder } from '../../domains/checkout/place-order.service';
+import { placementTurns, placeOrderInTurn } from '../../domains/checkout/place-order.service';
 import { BadRequestError } from '../../shared/errors';
 import { requireUser, signedInBuyer } from '../auth';
 import { answers, ok } from '../envelope';
-import { clientGoneSignal } from '../client-gone';
+import { requestTakesTurn } from '../request-turn';
 
 /** SPEC section 7's `/v2/order/confirm` and `/v2/order` (registered under /v2, as written). */
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -38,6 +38,8 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/order',
     {
+      // Before the body and the session check (this plugin's preHandler): see requestTakesTurn.
+      onRequest: requestTakesTurn(placementTurns),
       schema: {
         tags: ['checkout'],
         summary: 'Place an order (status 1, pay status 1); the same Idempotency-Key answers the same order',
@@ -47,18 +49,17 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict', 'busy'),
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const raw = request.headers['idempotency-key'];
       const header = Array.isArray(raw) ? raw[0] : raw;
       if (header !== undefined && !IDEMPOTENCY_KEY.test(header))
         throw new BadRequestError('order.idempotencyKeyInvalid');
       const { idempotency_key: bodyKey, notes, ...rest } = request.body;
-      const { detail, created } = await placeOrder(request.ctx, {
+      const { detail, created } = await placeOrderInTurn(request.ctx, {
         ...rest,
         notes,
         ...signedInBuyer(request),
         idempotencyKey: header ?? bodyKey,
-        signal: clientGoneSignal(reply),
       });
       return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
     },
