@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { inArray } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { orders } from '../../server/db/schema';
@@ -154,7 +155,7 @@ describe('placements at once', () => {
     const holding = [turns.run(() => first.released), turns.run(() => second.released)];
 
     // The requests are sent inside the tally. A request waiting its turn sends nothing, not even
-    // its session check: the turn is taken as the request arrives (ADR 0184).
+    // its session check: the turn is taken before it (ADR 0184).
     const { result: waiting, statements } = await tallyQueries(async () => {
       const answers = buyers.map((buyer) =>
         server.app.inject({
@@ -179,5 +180,56 @@ describe('placements at once', () => {
     expect(await stockOf(server, sku.id)).toBe(0);
     expect(await ordersOf(server, buyers)).toHaveLength(5);
     expect(turns.load).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe('a placement whose body is still arriving', () => {
+  const server = useTestServer({ ORDER_PLACEMENTS_AT_ONCE: '1', ORDER_PLACEMENT_MAX_WAIT_SECONDS: '2' });
+
+  it("holds no turn: another buyer's order goes through while it trickles, and it places its own once the body is in", async () => {
+    const slow = await makeShopper(server);
+    const other = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 5 });
+    const body = JSON.stringify({ items: [{ sku_id: sku.id, quantity: 1 }] });
+    const { port } = new URL(server.url);
+    let answer = '';
+    const socket = net.connect(Number(port), '127.0.0.1');
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    const closed = new Promise((resolve) => socket.on('close', resolve));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      [
+        'POST /v2/order HTTP/1.1',
+        `host: 127.0.0.1:${port}`,
+        'content-type: application/json',
+        `content-length: ${Buffer.byteLength(body)}`,
+        `token: ${slow.headers.token}`,
+        `sign: ${slow.headers.sign}`,
+        'lang: en',
+        'idempotency-key: turns-slow-body',
+        'connection: close',
+        '',
+        body.slice(0, 10),
+      ].join('\r\n'),
+    );
+
+    // Let the first part of the body reach the server; a turn held by the slow request would make
+    // the next order wait its longest wait (2 s) and be answered 503.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const meanwhile = await other.call('/v2/order', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'turns-slow-other' },
+      body: { items: [{ sku_id: sku.id, quantity: 1 }] },
+    });
+    expect(meanwhile.status, meanwhile.text).toBe(200);
+    expect(placementTurns(server.ctx).load).toEqual({ running: 0, waiting: 0 });
+
+    // Not `end`: a client that half-closes its side is taken for one that left.
+    socket.write(body.slice(10));
+    await closed;
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await ordersOf(server, [slow, other])).toHaveLength(2);
+    expect(await stockOf(server, sku.id)).toBe(3);
   });
 });

@@ -77,7 +77,7 @@ export function placementTurns(ctx: AppContext): Turns {
 
 /**
  * `placeOrder` for a caller that already holds one of `placementTurns` (ADR 0184): `POST /v2/order`
- * takes its turn as the request arrives, so that its body and session check run in it too.
+ * takes its turn before its session check, so that the check runs in it too.
  */
 export async function placeOrderInTurn(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   const read = await readQuote(ctx, input);

@@ -38,8 +38,9 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/order',
     {
-      // Before the body and the session check (this plugin's preHandler): see requestTakesTurn.
-      onRequest: requestTakesTurn(placementTurns),
+      // Once the body has arrived (a client sending it slowly holds no turn), before the session
+      // check (this plugin's preHandler): see requestTakesTurn.
+      preValidation: requestTakesTurn(placementTurns),
       schema: {
         tags: ['checkout'],
         summary: 'Place an order (status 1, pay status 1); the same Idempotency-Key answers the same order',
