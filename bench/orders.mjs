@@ -118,10 +118,13 @@ async function burst(url, requests) {
   return { answers, elapsed: performance.now() - started };
 }
 
-/** Orders per second as the rounds count them: the orders made, by when the last of them was answered. */
-function ordersPerSecondOf(answers, made) {
-  const lastMade = Math.max(...answers.filter((answer) => answer.status === 200).map((answer) => answer.at));
-  return made / (lastMade / 1000);
+/** `count` orders by when the count-th answer of 200 arrived, per second; 0 when fewer came. */
+function ordersPerSecondOf(answers, count) {
+  const made = answers
+    .filter((answer) => answer.status === 200)
+    .map((answer) => answer.at)
+    .sort((a, b) => a - b);
+  return count > 0 && made.length >= count ? count / (made[count - 1] / 1000) : 0;
 }
 
 function percentile(sorted, p) {
@@ -229,11 +232,18 @@ try {
 
   // 3. The flash sales.
   shop = await startShop();
-  const ceiling = await startCeiling();
-  // The size of the shop's answer to a placed order, which the bare route answers with too;
-  // a first guess until the first round's answer says.
-  let orderAnswerBytes = 2_000;
+  let ceiling;
   try {
+    ceiling = await startCeiling();
+    // One order of the browsing SKU tells the size of the shop's answer to a placed order, which
+    // the bare route answers with too.
+    const sizing = await post(
+      `${shop.url}/v2/order`,
+      { ...buyers[0].headers, 'idempotency-key': 'bench-answer-size' },
+      JSON.stringify({ items: [{ sku_id: browseSku.id, quantity: 1 }], address_id: buyers[0].addressId }),
+    );
+    if (sizing.status !== 200) throw new Error(`the sizing order was answered ${sizing.status}`);
+    const orderAnswerBytes = sizing.bytes;
     for (const [round, skuId] of skuIds.entries()) {
       const requests = buyers.map((buyer, i) => ({
         headers: { ...buyer.headers, 'idempotency-key': `bench-${round}-${i}` },
@@ -241,8 +251,7 @@ try {
       }));
       // The bare route answers every request, so its "orders" are its first EXPECTED_ORDERS answers.
       const bare = await burst(`${ceiling.url}/order?n=${orderAnswerBytes}`, requests);
-      const bareOrdersPerSecond =
-        EXPECTED_ORDERS / (bare.answers.map((answer) => answer.at).sort((a, b) => a - b)[EXPECTED_ORDERS - 1] / 1000);
+      const bareOrdersPerSecond = ordersPerSecondOf(bare.answers, EXPECTED_ORDERS);
 
       const cpuBefore = { shop: cpuMsOf(shop.child.pid), database: databaseCpuMs() };
       const { answers, elapsed } = await burst(`${shop.url}/v2/order`, requests);
@@ -253,8 +262,7 @@ try {
       for (const { status } of answers) statuses.set(status, (statuses.get(status) ?? 0) + 1);
       const latencies = answers.map((answer) => answer.latency).sort((a, b) => a - b);
       const created = statuses.get(200) ?? 0;
-      orderAnswerBytes = answers.find((answer) => answer.status === 200)?.bytes ?? orderAnswerBytes;
-      const ordersPerSecond = created > 0 ? ordersPerSecondOf(answers, created) : 0;
+      const ordersPerSecond = ordersPerSecondOf(answers, created);
       results.push({
         round: round + 1,
         skuId,
@@ -285,7 +293,7 @@ try {
       console.log(`browsing: ${JSON.stringify(browsing)}`);
     }
   } finally {
-    ceiling.child.kill('SIGTERM');
+    ceiling?.stop();
     await shop.stop();
   }
 

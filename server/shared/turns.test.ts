@@ -32,24 +32,6 @@ describe('turns', () => {
     expect(turns.load).toEqual({ running: 0, waiting: 0 });
   });
 
-  it('holds a turn entered until it is given back, then passes it to the next waiter; giving it back twice frees one turn', async () => {
-    const turns = createTurns({ atOnce: 1, maxWaitMs: 10_000, retryAfterSeconds: 5 });
-    const giveBack = await turns.enter();
-    const started: string[] = [];
-    const second = turns.run(async () => started.push('second'));
-    const third = turns.run(async () => started.push('third'));
-    await Promise.resolve();
-    expect(started).toEqual([]);
-    expect(turns.load).toEqual({ running: 1, waiting: 2 });
-
-    giveBack();
-    giveBack();
-    await second;
-    await third;
-    expect(started).toEqual(['second', 'third']);
-    expect(turns.load).toEqual({ running: 0, waiting: 0 });
-  });
-
   it('frees the turn of a task that fails', async () => {
     const turns = createTurns({ atOnce: 1, maxWaitMs: 10_000, retryAfterSeconds: 5 });
     await expect(turns.run(() => Promise.reject(new Error('refused')))).rejects.toThrow('refused');

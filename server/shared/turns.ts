@@ -7,11 +7,6 @@ export interface Turns {
    * never runs: the call rejects with the signal's reason.
    */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /**
-   * Waits for a turn as `run` does and answers the function that gives it back, for a turn held
-   * across steps that are not one task (a whole HTTP request); giving it back twice is harmless.
-   */
-  enter(signal?: AbortSignal): Promise<() => void>;
   /** Tasks running now, and tasks waiting for a turn. */
   readonly load: { running: number; waiting: number };
 }
@@ -76,27 +71,15 @@ export function createTurns(options: { atOnce: number; maxWaitMs: number; retryA
       waiting.add(waiter);
     });
 
-  /** Gives back the turn just taken, once however often it is called. */
-  const giveBackOnce = () => {
-    let given = false;
-    return () => {
-      if (given) return;
-      given = true;
-      next();
-    };
-  };
-
   return {
     async run(task, signal) {
       await turn(signal);
-      const giveBack = giveBackOnce();
       try {
         return await task();
       } finally {
-        giveBack();
+        next();
       }
     },
-    enter: (signal) => turn(signal).then(giveBackOnce),
     get load() {
       return { running, waiting: waiting.size };
     },

@@ -59,6 +59,32 @@ describe('a placement that waits past its longest turn', () => {
     expect(await stockOf(server, sku.id)).toBe(3);
   });
 
+  it('answers at once, without queueing, a request refused without a statement: no credentials, a malformed key', async () => {
+    const buyer = await makeShopper(server);
+    const sku = await prepareSku(server, { stock: 4 });
+    const body = { items: [{ sku_id: sku.id, quantity: 1 }] };
+    const turn = held();
+    const holding = placementTurns(server.ctx).run(() => turn.released);
+    try {
+      // With the only turn held, a request that queued would be answered 503 after 0.2 s.
+      const anonymous = await server.request('/v2/order', { method: 'POST', headers: { lang: 'en' }, body });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).toEqual({ code: 301, msg: 'Please log in first', data: null });
+      const badKey = await buyer.call('/v2/order', {
+        method: 'POST',
+        headers: { 'idempotency-key': 'short' },
+        body,
+      });
+      expect(badKey.status).toBe(400);
+      expect(badKey.body.msg).toBe('The Idempotency-Key must be 8 to 128 letters, digits, dashes or underscores');
+      expect(placementTurns(server.ctx).load).toEqual({ running: 1, waiting: 0 });
+    } finally {
+      turn.release();
+      await holding;
+    }
+    expect(await stockOf(server, sku.id)).toBe(4);
+  });
+
   it('on the confirm page: 503 with Retry-After and the sentence on the page, then Place order goes through', async () => {
     const buyer = await makeShopper(server);
     const sku = await prepareSku(server, { stock: 2 });

@@ -37,15 +37,10 @@ export type PlaceOrderResult = { order: OrderRow; created: boolean; detail: Orde
 const PLACEMENT_ATTEMPTS = 3;
 
 /**
- * `POST /v2/order`: prices the order on the server, then in one statement (its own
- * transaction, place-order.statement.ts) creates it (status 1, pay status 1), snapshots what
- * was sold, counts the coupon use, clears the ordered cart lines, owes the buyer the "order
- * placed" email (the outbox) and takes the stock, which cannot go below zero. The same
- * idempotency key from the same buyer always answers the one order it created. After the
- * commit only the cached pages of the ordered products are retired, and the listings only
- * when a SKU sold out. Placements take turns (`placementTurns`); one that waits past its
- * longest turn is refused with `OverloadedError` (503, Retry-After) before anything is read, and
- * one whose buyer left while it waited never starts.
+ * Places an order in one of `placementTurns`: the storefront's Place order. One that waits past
+ * its longest turn is refused with `OverloadedError` (503, Retry-After) before anything is read,
+ * and one whose buyer left while it waited never starts. `POST /v2/order` takes the turn itself,
+ * around its session check too (ADR 0184), and places with `placeOrderInTurn`.
  */
 export async function placeOrder(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
   return placementTurns(ctx).run(() => placeOrderInTurn(ctx, input), input.signal);
@@ -76,10 +71,18 @@ export function placementTurns(ctx: AppContext): Turns {
 }
 
 /**
- * `placeOrder` for a caller that already holds one of `placementTurns` (ADR 0184): `POST /v2/order`
- * takes its turn before its session check, so that the check runs in it too.
+ * Prices the order on the server, then in one statement (its own transaction,
+ * place-order.statement.ts) creates it (status 1, pay status 1), snapshots what was sold, counts
+ * the coupon use, clears the ordered cart lines, owes the buyer the "order placed" email (the
+ * outbox) and takes the stock, which cannot go below zero. The same idempotency key from the same
+ * buyer always answers the one order it created. After the commit only the cached pages of the
+ * ordered products are retired, and the listings only when a SKU sold out. The caller holds one
+ * of `placementTurns` (`placeOrder` takes it; `POST /v2/order` takes it around its session check).
  */
-export async function placeOrderInTurn(ctx: AppContext, input: PlaceOrderInput): Promise<PlaceOrderResult> {
+export async function placeOrderInTurn(
+  ctx: AppContext,
+  input: Omit<PlaceOrderInput, 'signal'>,
+): Promise<PlaceOrderResult> {
   const read = await readQuote(ctx, input);
   if (read.orderWithKey) return placedBefore(ctx, input, read.orderWithKey);
   // A refusal decided from the snapshot (sold out, unlisted, no address) needs no second look

@@ -10,17 +10,16 @@ import {
 import { confirmView, quoteOrder } from '../../domains/checkout/checkout.service';
 import { placementTurns, placeOrderInTurn } from '../../domains/checkout/place-order.service';
 import { BadRequestError } from '../../shared/errors';
-import { requireUser, signedInBuyer } from '../auth';
+import { presentedCredentials, requireUser, signedInBuyer } from '../auth';
 import { answers, ok } from '../envelope';
-import { requestTakesTurn } from '../request-turn';
+import { clientGoneSignal } from '../client-gone';
 
 /** SPEC section 7's `/v2/order/confirm` and `/v2/order` (registered under /v2, as written). */
 export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.addHook('preHandler', requireUser);
-
   app.post(
     '/order/confirm',
     {
+      preHandler: requireUser,
       schema: {
         tags: ['checkout'],
         summary:
@@ -38,9 +37,6 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/order',
     {
-      // Once the body has arrived (a client sending it slowly holds no turn), before the session
-      // check (this plugin's preHandler): see requestTakesTurn.
-      preValidation: requestTakesTurn(placementTurns),
       schema: {
         tags: ['checkout'],
         summary: 'Place an order (status 1, pay status 1); the same Idempotency-Key answers the same order',
@@ -50,18 +46,27 @@ export const checkoutRoutes: FastifyPluginAsyncZod = async (app) => {
         response: answers(placedOrder, 'write', 'login', 'notFound', 'conflict', 'busy'),
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // Refusals that need no statement come before the turn, so they never queue: no credentials
+      // at all ("log in"; requireUser reads nothing for those), a malformed key.
+      if (!presentedCredentials(request)) await requireUser(request, reply);
       const raw = request.headers['idempotency-key'];
       const header = Array.isArray(raw) ? raw[0] : raw;
       if (header !== undefined && !IDEMPOTENCY_KEY.test(header))
         throw new BadRequestError('order.idempotencyKeyInvalid');
       const { idempotency_key: bodyKey, notes, ...rest } = request.body;
-      const { detail, created } = await placeOrderInTurn(request.ctx, {
-        ...rest,
-        notes,
-        ...signedInBuyer(request),
-        idempotencyKey: header ?? bodyKey,
-      });
+      // The session check runs in the placement's turn (ADR 0184): under a burst the requests
+      // waiting for a turn send nothing, and the turn is held until the placement has finished,
+      // whether or not the buyer is still there.
+      const { detail, created } = await placementTurns(request.ctx).run(async () => {
+        await requireUser(request, reply);
+        return placeOrderInTurn(request.ctx, {
+          ...rest,
+          notes,
+          ...signedInBuyer(request),
+          idempotencyKey: header ?? bodyKey,
+        });
+      }, clientGoneSignal(reply));
       return ok({ ...detail, created }, translate(request.ctx.locale, 'order.created'));
     },
   );
