@@ -101,6 +101,14 @@ function post(url, headers, body) {
   });
 }
 
+/** One unit of `skuId` for `buyer`, as the POST /v2/order request `post` and `burst` send. */
+function orderRequest(buyer, skuId, idempotencyKey) {
+  return {
+    headers: idempotencyKey ? { ...buyer.headers, 'idempotency-key': idempotencyKey } : buyer.headers,
+    body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
+  };
+}
+
 /**
  * Sends every request at once and answers, for each, its status, when its answer had fully
  * arrived (ms after the first was sent) and its latency.
@@ -162,16 +170,11 @@ async function measureBrowsing(url, buyers, skuId, paths) {
   const pending = new Set();
   const timer = setInterval(() => {
     const buyer = buyers[placed % buyers.length];
-    const sent = fetch(`${url}/v2/order`, {
-      method: 'POST',
-      headers: buyer.headers,
-      body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
-    })
-      .then(async (response) => {
-        await response.arrayBuffer();
-        if (response.status !== 200) failed++;
+    const { headers, body } = orderRequest(buyer, skuId);
+    const sent = post(`${url}/v2/order`, headers, body)
+      .then(({ status }) => {
+        if (status !== 200) failed++;
       })
-      .catch(() => failed++)
       .finally(() => pending.delete(sent));
     pending.add(sent);
     placed++;
@@ -237,18 +240,12 @@ try {
     ceiling = await startCeiling();
     // One order of the browsing SKU tells the size of the shop's answer to a placed order, which
     // the bare route answers with too.
-    const sizing = await post(
-      `${shop.url}/v2/order`,
-      { ...buyers[0].headers, 'idempotency-key': 'bench-answer-size' },
-      JSON.stringify({ items: [{ sku_id: browseSku.id, quantity: 1 }], address_id: buyers[0].addressId }),
-    );
+    const sizingOrder = orderRequest(buyers[0], browseSku.id, 'bench-answer-size');
+    const sizing = await post(`${shop.url}/v2/order`, sizingOrder.headers, sizingOrder.body);
     if (sizing.status !== 200) throw new Error(`the sizing order was answered ${sizing.status}`);
     const orderAnswerBytes = sizing.bytes;
     for (const [round, skuId] of skuIds.entries()) {
-      const requests = buyers.map((buyer, i) => ({
-        headers: { ...buyer.headers, 'idempotency-key': `bench-${round}-${i}` },
-        body: JSON.stringify({ items: [{ sku_id: skuId, quantity: 1 }], address_id: buyer.addressId }),
-      }));
+      const requests = buyers.map((buyer, i) => orderRequest(buyer, skuId, `bench-${round}-${i}`));
       // The bare route answers every request, so its "orders" are its first EXPECTED_ORDERS answers.
       const bare = await burst(`${ceiling.url}/order?n=${orderAnswerBytes}`, requests);
       const bareOrdersPerSecond = ordersPerSecondOf(bare.answers, EXPECTED_ORDERS);
