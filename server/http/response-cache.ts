@@ -12,6 +12,7 @@ import { apiKey, hasQuery, pageKey, pageScopeOf, pathLocaleOf, queryParamsOf } f
 import { CSRF_COOKIE } from './csrf';
 import { LOCALE_COOKIE, LOCALE_COOKIE_MAX_AGE, rawRequestCookies, requestIdOf } from './request-context';
 import { securityHeaders } from './security-headers';
+import { createSharedRenders, type RenderFinish } from './shared-renders';
 import { closeConnectionWhileStopping, type StopState } from './graceful-stop';
 
 declare module 'fastify' {
@@ -23,6 +24,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     responseCacheKey?: string;
+    /** Set on a request that missed the cache and renders: tells the requests waiting for its render what it stored. */
+    finishRender?: RenderFinish;
   }
 }
 
@@ -111,6 +114,7 @@ export function registerResponseCache(
   const security = Object.entries(securityHeaders({ https: options.https })).flat();
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
   const hitTally = tallyHits(app, appContext.log);
+  const renders = createSharedRenders({ maxWaitMs: SHARED_RENDER_MAX_WAIT_MS });
 
   /** The version a cached copy of this address carries: the content version, and its scope's on catalogue pages. */
   const versionOf = (url: string): Promise<string> => {
@@ -256,35 +260,52 @@ export function registerResponseCache(
     request.responseCacheKey = key;
     const hit = cacheFor(key).get(key);
     if (hit) return send(request, reply, hit, 'hit');
+    // A miss: another request may be rendering this key already (shared-renders.ts).
+    const turn = await renders.turn(key);
+    if (turn.entry) return send(request, reply, turn.entry, 'hit');
+    request.finishRender = turn.finish;
   });
 
-  // API answers are stored as they leave; pages are stored by the storefront handler.
+  // API answers are stored as they leave; pages are stored by the storefront handler. Every
+  // answer to a request that rendered ends its render here at the latest, stored or not.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!request.responseCacheKey?.startsWith('api|') || reply.statusCode !== 200 || typeof payload !== 'string')
-      return payload;
-    if (reply.getHeader('x-cache') === 'hit' || request.ctx?.privacy.personal !== false) return payload;
-    const entry = cacheFor(request.responseCacheKey).set(request.responseCacheKey, {
-      status: 200,
-      headers: new Headers(),
-      body: Buffer.from(payload),
-    });
-    reply.header('etag', entry.etag);
-    reply.header('cache-control', API_CACHE_CONTROL);
-    reply.header('vary', API_VARY);
-    reply.header('x-cache', 'miss');
+    const key = request.responseCacheKey;
+    if (!key) return payload;
+    let entry: CachedPage | undefined;
+    if (
+      key.startsWith('api|') &&
+      reply.statusCode === 200 &&
+      typeof payload === 'string' &&
+      reply.getHeader('x-cache') !== 'hit' &&
+      request.ctx?.privacy.personal === false
+    ) {
+      entry = cacheFor(key).set(key, { status: 200, headers: new Headers(), body: Buffer.from(payload) });
+      reply.header('etag', entry.etag);
+      reply.header('cache-control', API_CACHE_CONTROL);
+      reply.header('vary', API_VARY);
+      reply.header('x-cache', 'miss');
+    }
+    request.finishRender?.(entry);
     return payload;
   });
 
   return {
     store(request, response) {
       // Whatever the key says, an answer that read a session or a cart is never shared.
-      if (!request.responseCacheKey?.startsWith('page|') || request.ctx?.privacy.personal !== false) return undefined;
-      return cacheFor(request.responseCacheKey).set(request.responseCacheKey, response);
+      const entry =
+        request.responseCacheKey?.startsWith('page|') && request.ctx?.privacy.personal === false
+          ? cacheFor(request.responseCacheKey).set(request.responseCacheKey, response)
+          : undefined;
+      request.finishRender?.(entry);
+      return entry;
     },
     send,
     frontDoor,
   };
 }
+
+/** A render not finished by then lets the requests waiting for it render for themselves. */
+const SHARED_RENDER_MAX_WAIT_MS = 10_000;
 
 const HIT_SUMMARY_INTERVAL_MS = 60_000;
 

@@ -200,3 +200,81 @@ describe('the front door', () => {
     }
   });
 });
+
+describe('a cold page under load', () => {
+  /**
+   * A public route whose first call waits until `open` is called, so the requests after it are
+   * certain to arrive while it renders; later calls wait until `together` calls are running.
+   */
+  function gatedApp(answer: (calls: number) => { status: number; body: object }, together = 1) {
+    const app = cacheOnlyApp();
+    let calls = 0;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let allIn!: () => void;
+    const allRunning = new Promise<void>((resolve) => (allIn = resolve));
+    app.get('/v1/thing', { config: { publicCache: true } }, async (_request, reply) => {
+      calls += 1;
+      const { status, body } = answer(calls);
+      if (calls === together) allIn();
+      await (calls === 1 ? gate : allRunning);
+      return reply.status(status).send(body);
+    });
+    return { app, open, calls: () => calls };
+  }
+
+  it('renders once for every request that arrives while it renders, and sends them all what it stored', async () => {
+    const { app, open, calls } = gatedApp((call) => ({ status: 200, body: { code: 200, msg: 'ok', data: call } }));
+    const url = await listenLocally(app);
+    try {
+      const answers = Array.from({ length: 8 }, () => rawHttpGet(`${url}/v1/thing`));
+      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
+      // Give the other seven time to arrive and wait; none of them may call the handler.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      open();
+      const responses = await Promise.all(answers);
+      expect(calls()).toBe(1);
+      expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+      expect(responses.map((response) => response.headers['x-cache']).sort()).toEqual([
+        ...Array(7).fill('hit'),
+        'miss',
+      ]);
+      for (const response of responses) expect(JSON.parse(response.body.toString()).data).toBe(1);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('lets the waiting requests answer for themselves, all at once, when the render stores nothing', async () => {
+    const { app, open, calls } = gatedApp(() => ({ status: 404, body: { code: 404, msg: 'not found' } }), 5);
+    const url = await listenLocally(app);
+    try {
+      const answers = Array.from({ length: 5 }, () => rawHttpGet(`${url}/v1/thing`));
+      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      open();
+      // The four others answer only once all four run at the same time: one at a time, they never would.
+      const responses = await Promise.all(answers);
+      expect(calls()).toBe(5);
+      expect(responses.map((response) => response.status)).toEqual(Array(5).fill(404));
+      expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('renders a cold storefront page once for visitors arriving together', async () => {
+    const product = await prepareSku(server, { stock: 5 });
+    const path = `/en/product/${product.productId}`;
+    const responses = await Promise.all(Array.from({ length: 6 }, () => rawGet(path)));
+    expect(responses.map((response) => response.status)).toEqual(Array(6).fill(200));
+    expect(responses.map((response) => response.headers['x-cache']).sort()).toEqual([...Array(5).fill('hit'), 'miss']);
+    expect(new Set(responses.map((response) => response.headers.etag)).size).toBe(1);
+    // Each of them is handed its own cookies, as on any hit.
+    const tokens = responses.map(
+      (response) =>
+        response.headers['set-cookie']?.find((cookie) => cookie.startsWith('csrf_token='))?.split(/[=;]/)[1],
+    );
+    expect(new Set(tokens).size).toBe(6);
+  });
+});
