@@ -8,8 +8,11 @@ import { ClientGoneError } from '../shared/errors';
  */
 export function clientGoneSignal(reply: FastifyReply): AbortSignal {
   const controller = new AbortController();
-  reply.raw.on('close', () => {
+  const abortUnlessAnswered = () => {
     if (!reply.raw.writableFinished) controller.abort(new ClientGoneError());
-  });
+  };
+  // Gone already (it left while the request waited, e.g. for another request's render): 'close' was emitted before.
+  if (reply.raw.closed) abortUnlessAnswered();
+  else reply.raw.on('close', abortUnlessAnswered);
   return controller.signal;
 }

@@ -114,7 +114,7 @@ export function registerResponseCache(
   const security = Object.entries(securityHeaders({ https: options.https })).flat();
   const prepared = new WeakMap<CachedPage, PreparedHeads>();
   const hitTally = tallyHits(app, appContext.log);
-  const renders = createSharedRenders({ maxWaitMs: SHARED_RENDER_MAX_WAIT_MS });
+  const renders = createSharedRenders({ maxWaitMs: SHARED_RENDER_MAX_WAIT_MS, passMs: UNSTORED_RENDER_PASS_MS });
 
   /** The version a cached copy of this address carries: the content version, and its scope's on catalogue pages. */
   const versionOf = (url: string): Promise<string> => {
@@ -306,6 +306,8 @@ export function registerResponseCache(
 
 /** A render not finished by then lets the requests waiting for it render for themselves. */
 const SHARED_RENDER_MAX_WAIT_MS = 10_000;
+/** After a render of a key stored nothing, requests for it do not wait for each other this long. */
+const UNSTORED_RENDER_PASS_MS = 5_000;
 
 const HIT_SUMMARY_INTERVAL_MS = 60_000;
 

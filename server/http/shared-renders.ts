@@ -14,21 +14,39 @@ interface Render {
   finish: RenderFinish;
 }
 
+/** Keys remembered as "stores nothing"; past it the memory starts over. */
+const MAX_REMEMBERED_PASSES = 10_000;
+
 /**
  * One render per cache key at a time, as nginx's `proxy_cache_lock` and Varnish's request
  * coalescing do. When a page is cold (first visit after a start, a catalogue edit or a sell-out
  * retires it) every visitor arriving before its render ends would render it too: 50 visitors,
  * 50 renders of 10-30 ms of CPU each, and the next visitors queue behind them (docs/benchmarks.md,
- * 2026-12-07: 48 pages/s for six seconds instead of 5,000). Instead the first miss renders and the
- * others wait for it and are sent what it stored, exactly what a hit a moment later would send.
+ * "2026-12-07: a cold page is rendered once": 22-68 pages/s for eight seconds instead of 4,000).
+ * Instead the first miss renders and the others wait for it and are sent what it stored, exactly
+ * what a hit a moment later would send.
  *
  * When the render stores nothing (a 404, an error, a render that read a session) the waiting
- * requests each render for themselves, all at once, as they would have without waiting; none of
- * them leads again, so a page that is never stored is never rendered one request at a time. A
- * render that has not finished after `maxWaitMs` releases its waiters the same way.
+ * requests each render for themselves, all at once, as they would have without waiting, and for
+ * `passMs` nobody waits for a render of that key (Varnish's hit-for-pass): an answer that is never
+ * stored costs one render's time, not two. A render that has not finished after `maxWaitMs`
+ * releases its waiters the same way.
  */
-export function createSharedRenders({ maxWaitMs }: { maxWaitMs: number }) {
+export function createSharedRenders({ maxWaitMs, passMs }: { maxWaitMs: number; passMs: number }) {
   const underWay = new Map<string, Render>();
+  const passUntil = new Map<string, number>();
+
+  const storedNothing = (key: string) => {
+    if (passUntil.size >= MAX_REMEMBERED_PASSES) passUntil.clear();
+    passUntil.set(key, Date.now() + passMs);
+  };
+
+  /** The finish of a request that renders without others waiting on it. */
+  const alone =
+    (key: string): RenderFinish =>
+    (entry) => {
+      if (entry) passUntil.delete(key);
+    };
 
   const lead = (key: string): RenderFinish => {
     let settle!: (stored: CachedPage | undefined) => void;
@@ -39,6 +57,7 @@ export function createSharedRenders({ maxWaitMs }: { maxWaitMs: number }) {
         if (underWay.get(key) !== render) return;
         underWay.delete(key);
         clearTimeout(timer);
+        if (!entry) storedNothing(key);
         settle(entry);
       },
     };
@@ -49,15 +68,17 @@ export function createSharedRenders({ maxWaitMs }: { maxWaitMs: number }) {
   };
 
   return {
-    /** The request's turn for `key`: wait for a render under way, or lead one. */
+    /** The request's turn for `key`: wait for a render under way, or lead one, or render alone. */
     async turn(key: string): Promise<RenderTurn> {
+      const pass = passUntil.get(key);
+      if (pass !== undefined) {
+        if (Date.now() < pass) return { finish: alone(key) };
+        passUntil.delete(key);
+      }
       const render = underWay.get(key);
       if (!render) return { finish: lead(key) };
       const entry = await render.stored;
-      return entry ? { entry } : { finish: renderedAlone };
+      return entry ? { entry } : { finish: alone(key) };
     },
   };
 }
-
-/** The finish of a request that renders without others waiting on it. */
-const renderedAlone: RenderFinish = () => undefined;

@@ -42,7 +42,8 @@ function toWebRequest(request: FastifyRequest, reply: FastifyReply): Request {
   return new Request(url, {
     method: request.method,
     headers,
-    signal: clientGoneSignal(reply),
+    // A render the cache will keep finishes when its visitor leaves: others may be waiting for it (ADR 0185).
+    signal: request.responseCacheKey ? undefined : clientGoneSignal(reply),
     body: hasBody ? new Uint8Array(request.body as Buffer) : undefined,
   });
 }

@@ -1,5 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { markPersonal } from '../../server/context';
 import { markOrderPaid } from '../../server/domains/orders/order-payment.service';
 import { bumpContentVersion } from '../../server/shared/content-version';
 import { makeShopper, placeOrderFor, prepareSku } from '../support/buyers';
@@ -206,16 +207,17 @@ describe('a cold page under load', () => {
    * A public route whose first call waits until `open` is called, so the requests after it are
    * certain to arrive while it renders; later calls wait until `together` calls are running.
    */
-  function gatedApp(answer: (calls: number) => { status: number; body: object }, together = 1) {
+  function gatedApp(answer: (calls: number) => { status: number; body: object; personal?: boolean }, together = 1) {
     const app = cacheOnlyApp();
     let calls = 0;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     let allIn!: () => void;
     const allRunning = new Promise<void>((resolve) => (allIn = resolve));
-    app.get('/v1/thing', { config: { publicCache: true } }, async (_request, reply) => {
+    app.get('/v1/thing', { config: { publicCache: true } }, async (request, reply) => {
       calls += 1;
-      const { status, body } = answer(calls);
+      const { status, body, personal } = answer(calls);
+      if (personal) markPersonal(request.ctx);
       if (calls === together) allIn();
       await (calls === 1 ? gate : allRunning);
       return reply.status(status).send(body);
@@ -231,6 +233,7 @@ describe('a cold page under load', () => {
       await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
       // Give the other seven time to arrive and wait; none of them may call the handler.
       await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls()).toBe(1);
       open();
       const responses = await Promise.all(answers);
       expect(calls()).toBe(1);
@@ -252,11 +255,38 @@ describe('a cold page under load', () => {
       const answers = Array.from({ length: 5 }, () => rawHttpGet(`${url}/v1/thing`));
       await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
       await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls()).toBe(1);
       open();
       // The four others answer only once all four run at the same time: one at a time, they never would.
       const responses = await Promise.all(answers);
       expect(calls()).toBe(5);
       expect(responses.map((response) => response.status)).toEqual(Array(5).fill(404));
+      expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('never hands a render that read a session to the requests that waited for it', async () => {
+    const { app, open, calls } = gatedApp(
+      (call) => ({ status: 200, body: { code: 200, msg: 'ok', data: `for visitor ${call}` }, personal: true }),
+      4,
+    );
+    const url = await listenLocally(app);
+    try {
+      const answers = Array.from({ length: 4 }, () => rawHttpGet(`${url}/v1/thing`));
+      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls()).toBe(1);
+      open();
+      const responses = await Promise.all(answers);
+      expect(calls()).toBe(4);
+      expect(responses.map((response) => JSON.parse(response.body.toString()).data).sort()).toEqual([
+        'for visitor 1',
+        'for visitor 2',
+        'for visitor 3',
+        'for visitor 4',
+      ]);
       expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
     } finally {
       await app.close();
