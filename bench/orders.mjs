@@ -141,8 +141,8 @@ function percentile(sorted, p) {
 
 /**
  * Requests per second of autocannon cycling through `paths` for BROWSE_SECONDS, after a 2 s
- * warm-up whose figures are kept as `warmUp`: the first browsing after the rounds meets pages the
- * rounds retired (cold), and shows what a page rendered by every visitor at once would cost.
+ * warm-up whose figures are kept as `warmUp`: the first browsing meets pages nobody has opened
+ * since the shop started (cold), and shows what many visitors asking for them together cost.
  */
 async function browse(url, paths) {
   const run = (seconds) =>

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { markPersonal } from '../../server/context';
@@ -204,10 +205,15 @@ describe('the front door', () => {
 
 describe('a cold page under load', () => {
   /**
-   * A public route whose first call waits until `open` is called, so the requests after it are
-   * certain to arrive while it renders; later calls wait until `together` calls are running.
+   * Sends `count` requests at once to a public route whose first call waits until the others
+   * have had time to arrive, checks that meanwhile it was the only call, then lets it answer.
+   * Later calls wait until `together` calls are running. Answers the responses and the calls made.
    */
-  function gatedApp(answer: (calls: number) => { status: number; body: object; personal?: boolean }, together = 1) {
+  async function overlappingRequests(
+    count: number,
+    answer: (call: number) => { status: number; body: object; personal?: boolean },
+    together = 1,
+  ) {
     const app = cacheOnlyApp();
     let calls = 0;
     let open!: () => void;
@@ -222,75 +228,58 @@ describe('a cold page under load', () => {
       await (calls === 1 ? gate : allRunning);
       return reply.status(status).send(body);
     });
-    return { app, open, calls: () => calls };
+    const url = await listenLocally(app);
+    try {
+      const answers = Array.from({ length: count }, () => rawHttpGet(`${url}/v1/thing`));
+      await vi.waitFor(() => expect(calls).toBeGreaterThan(0));
+      // The others have time to arrive and wait; none of them may have called the handler.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls).toBe(1);
+      open();
+      const responses = await Promise.all(answers);
+      return { responses, calls };
+    } finally {
+      await app.close();
+    }
   }
 
   it('renders once for every request that arrives while it renders, and sends them all what it stored', async () => {
-    const { app, open, calls } = gatedApp((call) => ({ status: 200, body: { code: 200, msg: 'ok', data: call } }));
-    const url = await listenLocally(app);
-    try {
-      const answers = Array.from({ length: 8 }, () => rawHttpGet(`${url}/v1/thing`));
-      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
-      // Give the other seven time to arrive and wait; none of them may call the handler.
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(calls()).toBe(1);
-      open();
-      const responses = await Promise.all(answers);
-      expect(calls()).toBe(1);
-      expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
-      expect(responses.map((response) => response.headers['x-cache']).sort()).toEqual([
-        ...Array(7).fill('hit'),
-        'miss',
-      ]);
-      for (const response of responses) expect(JSON.parse(response.body.toString()).data).toBe(1);
-    } finally {
-      await app.close();
-    }
+    const { responses, calls } = await overlappingRequests(8, (call) => ({
+      status: 200,
+      body: { code: 200, msg: 'ok', data: call },
+    }));
+    expect(calls).toBe(1);
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+    expect(responses.map((response) => response.headers['x-cache']).sort()).toEqual([...Array(7).fill('hit'), 'miss']);
+    for (const response of responses) expect(JSON.parse(response.body.toString()).data).toBe(1);
   });
 
   it('lets the waiting requests answer for themselves, all at once, when the render stores nothing', async () => {
-    const { app, open, calls } = gatedApp(() => ({ status: 404, body: { code: 404, msg: 'not found' } }), 5);
-    const url = await listenLocally(app);
-    try {
-      const answers = Array.from({ length: 5 }, () => rawHttpGet(`${url}/v1/thing`));
-      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(calls()).toBe(1);
-      open();
-      // The four others answer only once all four run at the same time: one at a time, they never would.
-      const responses = await Promise.all(answers);
-      expect(calls()).toBe(5);
-      expect(responses.map((response) => response.status)).toEqual(Array(5).fill(404));
-      expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
-    } finally {
-      await app.close();
-    }
+    // The four others answer only once all four run at the same time: one at a time, they never would.
+    const { responses, calls } = await overlappingRequests(
+      5,
+      () => ({ status: 404, body: { code: 404, msg: 'not found' } }),
+      5,
+    );
+    expect(calls).toBe(5);
+    expect(responses.map((response) => response.status)).toEqual(Array(5).fill(404));
+    expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
   });
 
   it('never hands a render that read a session to the requests that waited for it', async () => {
-    const { app, open, calls } = gatedApp(
+    const { responses, calls } = await overlappingRequests(
+      4,
       (call) => ({ status: 200, body: { code: 200, msg: 'ok', data: `for visitor ${call}` }, personal: true }),
       4,
     );
-    const url = await listenLocally(app);
-    try {
-      const answers = Array.from({ length: 4 }, () => rawHttpGet(`${url}/v1/thing`));
-      await vi.waitFor(() => expect(calls()).toBeGreaterThan(0));
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(calls()).toBe(1);
-      open();
-      const responses = await Promise.all(answers);
-      expect(calls()).toBe(4);
-      expect(responses.map((response) => JSON.parse(response.body.toString()).data).sort()).toEqual([
-        'for visitor 1',
-        'for visitor 2',
-        'for visitor 3',
-        'for visitor 4',
-      ]);
-      expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
-    } finally {
-      await app.close();
-    }
+    expect(calls).toBe(4);
+    expect(responses.map((response) => JSON.parse(response.body.toString()).data).sort()).toEqual([
+      'for visitor 1',
+      'for visitor 2',
+      'for visitor 3',
+      'for visitor 4',
+    ]);
+    expect(responses.every((response) => response.headers['x-cache'] === undefined)).toBe(true);
   });
 
   it('renders a cold storefront page once for visitors arriving together', async () => {
@@ -306,5 +295,21 @@ describe('a cold page under load', () => {
         response.headers['set-cookie']?.find((cookie) => cookie.startsWith('csrf_token='))?.split(/[=;]/)[1],
     );
     expect(new Set(tokens).size).toBe(6);
+  });
+
+  it('finishes and keeps a render whose visitor left, for the visitors after', async () => {
+    const product = await prepareSku(server, { stock: 5 });
+    const path = `/en/product/${product.productId}`;
+    const { port } = new URL(server.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Still rendering: this one waits for it; rendered already: a hit. Aborted, it would render anew.
+    const next = await rawGet(path);
+    expect(next.status).toBe(200);
+    expect(next.headers['x-cache']).toBe('hit');
   });
 });
