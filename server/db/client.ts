@@ -83,7 +83,7 @@ const EMBEDDED_SHARED_BUFFERS = '16MB';
 async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase> {
   const { PGlite } = await import('@electric-sql/pglite');
   const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const { drizzle } = await import('drizzle-orm/pglite');
+  const { drizzleWithNamedStatements } = await import('./pglite-named-statements');
   const dataDir = options.embeddedDir ?? 'memory://';
   if (!dataDir.startsWith('memory://')) fs.mkdirSync(dataDir, { recursive: true });
   const client = await PGlite.create({
@@ -93,7 +93,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<OpenedDatabase>
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
   return {
-    db: drizzle(client, { schema, logger: queryTallyLogger }) as unknown as Database,
+    db: drizzleWithNamedStatements(client, { schema, logger: queryTallyLogger }) as unknown as Database,
     kind: 'pglite',
     async close() {
       if (!client.closed) await client.close();
