@@ -1,6 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { eq, sql, type Logger } from 'drizzle-orm';
-import { integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
+import { and, eq, sql, type Logger } from 'drizzle-orm';
+import { boolean, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { drizzleWithNamedStatements } from './pglite-named-statements';
 
@@ -10,7 +10,11 @@ const notes = pgTable('notes', {
   score: integer('score'),
   tags: jsonb('tags').$type<string[]>(),
   writtenAt: timestamp('written_at', { withTimezone: true }),
+  pinned: boolean('pinned').notNull().default(false),
 });
+
+/** A table created only during one test. */
+const drafts = pgTable('drafts', { id: serial('id').primaryKey() });
 
 const silent: Logger = { logQuery: () => {} };
 
@@ -26,8 +30,9 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await client.exec(`deallocate all; drop table if exists notes; create table notes (
-    id serial primary key, title text not null unique, score integer, tags jsonb, written_at timestamptz)`);
+  await client.exec(`deallocate all; drop table if exists notes; drop table if exists drafts; create table notes (
+    id serial primary key, title text not null unique, score integer, tags jsonb, written_at timestamptz,
+    pinned boolean not null default false)`);
   db = drizzleWithNamedStatements(client, { schema: { notes }, logger: silent });
 });
 
@@ -71,10 +76,17 @@ describe('named statements on PGlite', () => {
     const statement = noteByTitle();
     const [named] = await statement.execute({ title: '第一 note, with "quotes"' });
     const [unnamed] = await db.select().from(notes).where(eq(notes.title, '第一 note, with "quotes"'));
-    expect(named).toEqual({ id: 1, title: '第一 note, with "quotes"', score: null, tags: ['a', '中'], writtenAt });
+    expect(named).toEqual({
+      id: 1,
+      title: '第一 note, with "quotes"',
+      score: null,
+      tags: ['a', '中'],
+      writtenAt,
+      pinned: false,
+    });
     expect(named).toEqual(unnamed);
     expect(await statement.execute({ title: 'empty' })).toEqual([
-      { id: 2, title: 'empty', score: 0, tags: [], writtenAt: null },
+      { id: 2, title: 'empty', score: 0, tags: [], writtenAt: null, pinned: false },
     ]);
     expect(await statement.execute({ title: 'nobody' })).toEqual([]);
   });
@@ -91,16 +103,78 @@ describe('named statements on PGlite', () => {
     expect(await insertNote.execute({ title: 'twice' })).toEqual([{ id: 3 }]);
   });
 
-  it('prepares a statement again when a column it reads changed type', async () => {
-    await db.insert(notes).values({ title: 'retyped', score: 7 });
-    const titleOf = db
+  it('sends lists and booleans through the serializer of each parameter type', async () => {
+    await db.insert(notes).values([{ title: 'a' }, { title: 'b', pinned: true }, { title: 'c', pinned: true }]);
+    const pinnedAmong = db
       .select({ title: notes.title })
       .from(notes)
-      .where(eq(notes.score, sql.placeholder('score')))
-      .prepare('title_of');
-    expect(await titleOf.execute({ score: 7 })).toEqual([{ title: 'retyped' }]);
-    await client.exec('alter table notes alter column title type varchar(200)');
-    expect(await titleOf.execute({ score: 7 })).toEqual([{ title: 'retyped' }]);
+      .where(and(sql`${notes.id} = any(${sql.placeholder('ids')}::int[])`, eq(notes.pinned, sql.placeholder('pinned'))))
+      .orderBy(notes.id)
+      .prepare('pinned_among');
+    expect(await pinnedAmong.execute({ ids: [1, 3], pinned: true })).toEqual([{ title: 'c' }]);
+    expect(await pinnedAmong.execute({ ids: [1, 2, 3], pinned: false })).toEqual([{ title: 'a' }]);
+  });
+
+  it('answers a statement without selected fields with the rows it changed', async () => {
+    await db.insert(notes).values([{ title: 'x', score: 1 }]);
+    const rescore = db
+      .update(notes)
+      .set({ score: sql`${notes.score} + 1` })
+      .where(eq(notes.title, sql.placeholder('title')))
+      .prepare('rescore');
+    expect((await rescore.execute({ title: 'x' })).affectedRows).toBe(1);
+    expect((await rescore.execute({ title: 'nobody' })).affectedRows).toBe(0);
+    expect(await db.select({ score: notes.score }).from(notes)).toEqual([{ score: 2 }]);
+  });
+
+  it('prepares a statement again when a column it returns changed type', async () => {
+    await db.insert(notes).values({ title: 'retyped', score: 7 });
+    // A raw field reads the value as the database's parser gives it: 7 while an integer, '7' as text.
+    const scoreOf = db
+      .select({ score: sql`${notes.score}` })
+      .from(notes)
+      .where(eq(notes.title, sql.placeholder('title')))
+      .prepare('score_of');
+    expect(await scoreOf.execute({ title: 'retyped' })).toEqual([{ score: 7 }]);
+    await client.exec('alter table notes alter column score type text');
+    expect(await scoreOf.execute({ title: 'retyped' })).toEqual([{ score: '7' }]);
+  });
+
+  it('prepares a statement again after DEALLOCATE ALL, and for a second instance on the same client', async () => {
+    await db.insert(notes).values({ title: 'kept' });
+    expect(await noteByTitle().execute({ title: 'kept' })).toHaveLength(1);
+    await client.exec('deallocate all');
+    expect(await noteByTitle().execute({ title: 'kept' })).toHaveLength(1);
+    const second = drizzleWithNamedStatements(client, { schema: { notes }, logger: silent });
+    const again = second
+      .select()
+      .from(notes)
+      .where(eq(notes.title, sql.placeholder('title')))
+      .prepare('note_by_title');
+    expect(await again.execute({ title: 'kept' })).toHaveLength(1);
+    expect(await noteByTitle().execute({ title: 'kept' })).toHaveLength(1);
+  });
+
+  it('prepares nothing for a statement the database refused to parse, and prepares it once it can', async () => {
+    const allDrafts = db.select().from(drafts).prepare('all_drafts');
+    const refusal = await allDrafts.execute().catch((error: unknown) => error);
+    expect((refusal as { cause?: { code?: string } }).cause?.code).toBe('42P01');
+    await client.exec('create table drafts (id serial primary key); insert into drafts default values');
+    expect(await allDrafts.execute()).toEqual([{ id: 1 }]);
+  });
+
+  it('refuses a name already given to another statement, as node-postgres does', async () => {
+    await db.insert(notes).values({ title: 'one' });
+    expect(await noteByTitle().execute({ title: 'one' })).toHaveLength(1);
+    const clash = db
+      .select()
+      .from(notes)
+      .where(eq(notes.id, sql.placeholder('id')))
+      .prepare('note_by_title');
+    const refusal = await clash.execute({ id: 1 }).catch((error: unknown) => error);
+    expect(String((refusal as { cause?: unknown }).cause)).toContain(
+      "Prepared statements must be unique - 'note_by_title' was used for a different statement",
+    );
   });
 
   it("never runs inside another caller's transaction", async () => {

@@ -10,7 +10,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { PgliteDatabase, PglitePreparedQuery, PgliteSession } from 'drizzle-orm/pglite';
 
-type BackendMessage = Awaited<ReturnType<PGlite['execProtocol']>>['messages'][number];
+type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
 interface PreparedOnce {
   name: string;
@@ -19,15 +19,26 @@ interface PreparedOnce {
   rowDescription: BackendMessage | undefined;
 }
 
-/** PostgreSQL's "cached plan must not change result type": a column the statement reads changed. */
-const PLAN_NO_LONGER_FITS = '0A000';
+/**
+ * Errors that say the database no longer holds the statement as it was prepared. Both are
+ * raised at Bind, before the statement runs, so preparing it again and running it once more
+ * never runs it twice.
+ */
+function preparationWentStale(error: unknown): boolean {
+  const { code, routine } = error as { code?: string; routine?: string };
+  // "cached plan must not change result type": a column the statement returns changed type.
+  // Only this routine's 0A000: the same code raised while the statement runs means "not supported".
+  if (code === '0A000' && routine === 'RevalidateCachedQuery') return true;
+  // "prepared statement does not exist": a DEALLOCATE or DISCARD ALL dropped it.
+  return code === '26000';
+}
 
-function joined(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+function concatMessages(messages: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(messages.reduce((length, message) => length + message.length, 0));
   let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.length;
+  for (const message of messages) {
+    whole.set(message, offset);
+    offset += message.length;
   }
   return whole;
 }
@@ -40,7 +51,8 @@ function joined(parts: Uint8Array[]): Uint8Array {
  * check afresh on every request, on the shop's one thread (ADR 0186).
  *
  * Holds the same two locks `PGlite.query` does, so a statement never runs inside another
- * caller's transaction.
+ * caller's transaction. Options other than `rowMode` and `parsers` (the ones drizzle passes) and
+ * `onNotice` are not read.
  */
 export class PgliteNamedStatements {
   private readonly preparedByText = new Map<string, PreparedOnce>();
@@ -48,12 +60,19 @@ export class PgliteNamedStatements {
 
   constructor(private readonly client: PGlite) {}
 
-  /** The `query` a statement of this name calls; a name already taken by another text runs unnamed. */
+  /**
+   * The `query` a statement of this name calls. Like node-postgres, it refuses a name already
+   * given to another text, so a clash fails on the embedded database as it would on PostgreSQL.
+   */
   queryFor(name: string): Pick<PGlite, 'query'> {
     return {
       query: <T>(text: string, values: unknown[] = [], options?: QueryOptions) => {
         const owner = this.textByName.get(name);
-        if (owner !== undefined && owner !== text) return this.client.query<T>(text, values, options);
+        if (owner !== undefined && owner !== text) {
+          return Promise.reject(
+            new Error(`Prepared statements must be unique - '${name}' was used for a different statement`),
+          );
+        }
         this.textByName.set(name, text);
         return this.run<T>(name, text, values, options);
       },
@@ -65,48 +84,58 @@ export class PgliteNamedStatements {
     await client._checkReady();
     return client._runExclusiveTransaction(() =>
       client._runExclusiveQuery(async () => {
+        let results: Results<T>;
         try {
-          return await this.execute<T>(name, text, values, options);
+          results = await this.bindAndExecute<T>(name, text, values, options);
         } catch (error) {
-          if ((error as { code?: string }).code !== PLAN_NO_LONGER_FITS) throw error;
-          await this.forget(text);
-          return this.execute<T>(name, text, values, options);
-        } finally {
-          await client.syncToFs();
+          if (!preparationWentStale(error)) throw error;
+          this.preparedByText.delete(text);
+          results = await this.bindAndExecute<T>(name, text, values, options);
         }
+        await client.syncToFs();
+        return results;
       }),
     );
   }
 
-  private async execute<T>(name: string, text: string, values: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    const statement = this.preparedByText.get(text) ?? (await this.prepare(name, text));
+  private async bindAndExecute<T>(
+    name: string,
+    text: string,
+    values: unknown[],
+    options?: QueryOptions,
+  ): Promise<Results<T>> {
+    const statement = this.preparedByText.get(text) ?? (await this.prepare(name, text, options));
     const serialized = values.map((value, index) => {
       if (value === null || value === undefined) return null;
       const serializer = this.client.serializers[statement.parameterTypes[index] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await this.client.execProtocol(
-      joined([
+    const messages = await this.client.execProtocolStream(
+      concatMessages([
         protocol.serialize.bind({ statement: statement.name, values: serialized }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),
       ]),
-      { syncToFs: false },
+      { syncToFs: false, onNotice: options?.onNotice },
     );
     const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-    const [results] = parse.parseResults(described, this.client.parsers, options);
-    if (!results) throw new Error(`PGlite answered no result for the statement ${name}`);
-    return results as Results<T>;
+    // One statement, so one result; parseResults answers at least one even for no rows.
+    return parse.parseResults(described, this.client.parsers, options).at(0) as Results<T>;
   }
 
-  private async prepare(name: string, text: string): Promise<PreparedOnce> {
-    const { messages } = await this.client.execProtocol(
-      joined([
+  /**
+   * Closes any statement of this name first (closing one that does not exist is no error), so
+   * the name is free even after the record here and the database's drifted apart.
+   */
+  private async prepare(name: string, text: string, options?: QueryOptions): Promise<PreparedOnce> {
+    const messages = await this.client.execProtocolStream(
+      concatMessages([
+        protocol.serialize.close({ type: 'S', name }),
         protocol.serialize.parse({ name, text, types: [] }),
         protocol.serialize.describe({ type: 'S', name }),
         protocol.serialize.sync(),
       ]),
-      { syncToFs: false },
+      { syncToFs: false, onNotice: options?.onNotice },
     );
     const prepared = {
       name,
@@ -116,19 +145,12 @@ export class PgliteNamedStatements {
     this.preparedByText.set(text, prepared);
     return prepared;
   }
-
-  private async forget(text: string): Promise<void> {
-    const statement = this.preparedByText.get(text);
-    if (!statement) return;
-    this.preparedByText.delete(text);
-    await this.client.execProtocol(
-      joined([protocol.serialize.close({ type: 'S', name: statement.name }), protocol.serialize.sync()]),
-      { syncToFs: false },
-    );
-  }
 }
 
-/** A drizzle session whose named statements run through PgliteNamedStatements. */
+/**
+ * A drizzle session whose named statements run through PgliteNamedStatements. It keeps its own
+ * logger and (no) cache because PgliteSession's are private to it.
+ */
 class NamedStatementsSession extends PgliteSession<Record<string, unknown>, never> {
   private readonly noCache = new NoopCache();
 
@@ -161,6 +183,7 @@ class NamedStatementsSession extends PgliteSession<Record<string, unknown>, neve
       );
     }
     return new PglitePreparedQuery<T>(
+      // PglitePreparedQuery calls only `query` on its client.
       this.named.queryFor(name) as PGlite,
       query.sql,
       query.params,
@@ -180,10 +203,10 @@ class NamedStatementsSession extends PgliteSession<Record<string, unknown>, neve
  * `drizzle(client, { schema, logger })` from drizzle-orm/pglite, with the session above. The
  * statements of a transaction run on drizzle's own transaction session, unnamed, as before.
  */
-export function drizzleWithNamedStatements(
+export function drizzleWithNamedStatements<Schema extends Record<string, unknown>>(
   client: PGlite,
-  config: { schema: Record<string, unknown>; logger: Logger },
-): PgliteDatabase<Record<string, unknown>> {
+  config: { schema: Schema; logger: Logger },
+): PgliteDatabase<Schema> & { $client: PGlite } {
   const dialect = new PgDialect();
   const tables = extractTablesRelationalConfig(config.schema, createTableRelationsHelpers);
   const schema = { fullSchema: config.schema, schema: tables.tables, tableNamesMap: tables.tableNamesMap };
@@ -191,6 +214,6 @@ export function drizzleWithNamedStatements(
   const session = new NamedStatementsSession(named, config.logger, client, dialect, schema as never, {
     logger: config.logger,
   });
-  const db = new PgliteDatabase(dialect, session as never, schema as never);
+  const db = new PgliteDatabase<Schema>(dialect, session as never, schema as never);
   return Object.assign(db, { $client: client });
 }
