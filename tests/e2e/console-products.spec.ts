@@ -134,5 +134,5 @@ describe('the product editor', () => {
     await page.goto(`${suite.server.url}/admin/products?q=${tag}`);
     await page.getByRole('link', { name: `Moon jar ${tag}` }).waitFor();
     await shoot(page, 'products-list-en-desktop');
-  });
+  }, 90_000);
 });
