@@ -177,6 +177,23 @@ describe('named statements on PGlite', () => {
     );
   });
 
+  it('refuses the second of two first calls racing with one name for different statements', async () => {
+    await db.insert(notes).values({ title: 'raced' });
+    const byId = db
+      .select()
+      .from(notes)
+      .where(eq(notes.id, sql.placeholder('id')))
+      .prepare('note_by_title');
+    const [byTitleRows, byIdOutcome] = await Promise.all([
+      noteByTitle().execute({ title: 'raced' }),
+      byId.execute({ id: 1 }).catch((error: unknown) => error),
+    ]);
+    expect(byTitleRows.map((row) => row.title)).toEqual(['raced']);
+    expect(String((byIdOutcome as { cause?: unknown }).cause)).toContain(
+      "Prepared statements must be unique - 'note_by_title' was used for a different statement",
+    );
+  });
+
   it("never runs inside another caller's transaction", async () => {
     const statement = noteByTitle();
     let openGate!: () => void;

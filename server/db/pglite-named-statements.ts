@@ -13,7 +13,7 @@ import { PgliteDatabase, PglitePreparedQuery, PgliteSession } from 'drizzle-orm/
 type BackendMessage = Awaited<ReturnType<PGlite['execProtocolStream']>>[number];
 
 interface PreparedOnce {
-  name: string;
+  text: string;
   parameterTypes: number[];
   /** The statement's row description, sent once at Describe; absent for a statement returning no rows. */
   rowDescription: BackendMessage | undefined;
@@ -55,8 +55,7 @@ function concatMessages(messages: Uint8Array[]): Uint8Array {
  * `onNotice` are not read.
  */
 export class PgliteNamedStatements {
-  private readonly preparedByText = new Map<string, PreparedOnce>();
-  private readonly textByName = new Map<string, string>();
+  private readonly preparedByName = new Map<string, PreparedOnce>();
 
   constructor(private readonly client: PGlite) {}
 
@@ -66,16 +65,8 @@ export class PgliteNamedStatements {
    */
   queryFor(name: string): Pick<PGlite, 'query'> {
     return {
-      query: <T>(text: string, values: unknown[] = [], options?: QueryOptions) => {
-        const owner = this.textByName.get(name);
-        if (owner !== undefined && owner !== text) {
-          return Promise.reject(
-            new Error(`Prepared statements must be unique - '${name}' was used for a different statement`),
-          );
-        }
-        this.textByName.set(name, text);
-        return this.run<T>(name, text, values, options);
-      },
+      query: <T>(text: string, values: unknown[] = [], options?: QueryOptions) =>
+        this.run<T>(name, text, values, options),
     };
   }
 
@@ -89,7 +80,7 @@ export class PgliteNamedStatements {
           results = await this.bindAndExecute<T>(name, text, values, options);
         } catch (error) {
           if (!preparationWentStale(error)) throw error;
-          this.preparedByText.delete(text);
+          this.preparedByName.delete(name);
           results = await this.bindAndExecute<T>(name, text, values, options);
         }
         await client.syncToFs();
@@ -104,7 +95,12 @@ export class PgliteNamedStatements {
     values: unknown[],
     options?: QueryOptions,
   ): Promise<Results<T>> {
-    const statement = this.preparedByText.get(text) ?? (await this.prepare(name, text, options));
+    // Checked under the locks, so two first calls racing with one name cannot bind the wrong text.
+    const known = this.preparedByName.get(name);
+    if (known && known.text !== text) {
+      throw new Error(`Prepared statements must be unique - '${name}' was used for a different statement`);
+    }
+    const statement = known ?? (await this.prepare(name, text, options));
     const serialized = values.map((value, index) => {
       if (value === null || value === undefined) return null;
       const serializer = this.client.serializers[statement.parameterTypes[index] ?? 0];
@@ -112,7 +108,7 @@ export class PgliteNamedStatements {
     });
     const messages = await this.client.execProtocolStream(
       concatMessages([
-        protocol.serialize.bind({ statement: statement.name, values: serialized }),
+        protocol.serialize.bind({ statement: name, values: serialized }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),
       ]),
@@ -138,11 +134,11 @@ export class PgliteNamedStatements {
       { syncToFs: false, onNotice: options?.onNotice },
     );
     const prepared = {
-      name,
+      text,
       parameterTypes: parse.parseDescribeStatementResults(messages),
       rowDescription: messages.find((message) => message.name === 'rowDescription'),
     };
-    this.preparedByText.set(text, prepared);
+    this.preparedByName.set(name, prepared);
     return prepared;
   }
 }
