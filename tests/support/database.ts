@@ -32,7 +32,7 @@ export function templateDumpPath(dataDir: string): string {
 
 let clones = 0;
 
-export async function openTestDatabase(options: { dataDir: string; runId: string }): Promise<{
+export async function openTestDatabase(options: { dataDir: string; runId: string; poolMax?: number }): Promise<{
   handle: DatabaseHandle;
   url?: string;
   drop: () => Promise<void>;
@@ -41,7 +41,7 @@ export async function openTestDatabase(options: { dataDir: string; runId: string
     const name = `shop_t_${options.runId}_${process.pid}_${++clones}`;
     await withAdminClient((client) => client.query(`create database "${name}" template "shop_tpl_${options.runId}"`));
     const url = databaseUrlFor(name);
-    const handle = await openDatabase({ databaseUrl: url, poolMax: 10 });
+    const handle = await openDatabase({ databaseUrl: url, poolMax: options.poolMax });
     return {
       handle,
       url,
