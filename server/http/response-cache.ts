@@ -254,6 +254,10 @@ export function registerResponseCache(
     return reply.send(body);
   };
 
+  // Declared before any request, so every request object has the same shape whether a
+  // request is cached or not (Fastify's advice for properties set per request).
+  app.decorateRequest('responseCacheKey', undefined);
+  app.decorateRequest('finishRender', undefined);
   app.addHook('onRequest', async (request, reply) => {
     const key = await keyFor(request);
     if (!key) return;
