@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { makeShopper, prepareSku } from '../support/buyers';
+import { postgresAdminUrl } from '../support/database';
 import { useTestServer } from '../support/test-server';
 
 /**
@@ -29,6 +30,23 @@ describe('plans of the statements that take a list of ids', () => {
     )) as unknown as { rows: Array<{ ids: number[] }> };
     expect(result.rows[0]?.ids).toEqual([3, 1, 2]);
   });
+
+  it.skipIf(!postgresAdminUrl)(
+    'runs on the one connection its settings ask for, however many requests overlap',
+    async () => {
+      const buyer = await makeShopper(server);
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          server.app.inject({ method: 'GET', url: '/v1/order/list?page=1&page_size=10', headers: buyer.headers }),
+        ),
+      );
+      expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
+      const connections = (await server.ctx.db.execute(
+        sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and application_name = 'overseas-shop'`,
+      )) as unknown as { rows: Array<{ count: number }> };
+      expect(connections.rows[0]?.count).toBe(1);
+    },
+  );
 
   // PGlite keeps the named statements prepared too (ADR 0186), so the plans are the same on both.
   it('keeps one generic plan after the first few executions', async () => {

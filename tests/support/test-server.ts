@@ -63,25 +63,24 @@ interface TestAppOptions {
 async function createTestContext(envOverrides: Record<string, string | undefined>, options: TestAppOptions) {
   const dataDir = inject('dataDir');
   const runId = inject('runId');
-  const redisKeyPrefix = `test:${runId}:${process.pid}:${Math.random().toString(36).slice(2)}:`;
-  const settingsWith = (databaseUrl: string | undefined) => ({
+  const settings = loadEnv({
     ...process.env,
     ...inject('s3Env'),
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     SESSION_SECRET: 'test-secret-'.padEnd(40, 'x'),
-    REDIS_KEY_PREFIX: redisKeyPrefix,
-    DATABASE_URL: databaseUrl,
+    REDIS_KEY_PREFIX: `test:${runId}:${process.pid}:${Math.random().toString(36).slice(2)}:`,
+    DATABASE_URL: undefined,
     // An in-process server shares its thread with the test runner (fast-check, fixtures), so its
     // event-loop and heap readings measure the runner: load shedding is off unless a test sets it.
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     OVERLOAD_MAX_HEAP_USED_BYTES: '0',
     ...envOverrides,
   });
-  // The pool is opened before the database's URL is known, with the size the settings give, as
-  // the shop's runtime opens it: a test asking for one connection gets one.
-  const poolMax = loadEnv(settingsWith(undefined)).DATABASE_POOL_MAX;
+  // The pool gets the size the settings give, as the shop's runtime opens it: a test asking for
+  // one connection gets one. The test database's URL is known only once it is cloned.
+  const poolMax = settings.DATABASE_POOL_MAX;
   const database = options.databaseUrl
     ? {
         handle: await openDatabase({ databaseUrl: options.databaseUrl, poolMax }),
@@ -89,7 +88,7 @@ async function createTestContext(envOverrides: Record<string, string | undefined
         drop: async () => {},
       }
     : await openTestDatabase({ dataDir, runId, poolMax });
-  const env = loadEnv(settingsWith(database.url));
+  const env = { ...settings, DATABASE_URL: database.url };
   const log = createLogger(env, options.logTo);
   const ctx = await createAppContext(env, log, database.handle);
   return {
